@@ -1,0 +1,62 @@
+#!/bin/bash
+# Configure and build a guest kernel out of tree.
+# Usage: scripts/build-kernel.sh base|patched CONFIGSET [make targets...]
+# CONFIGSET is test, debug, slab or nomemcg (see configset_fragments).
+# The build directory is cached; a second run is incremental.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+load_base
+
+[ $# -ge 2 ] || die "usage: $0 base|patched CONFIGSET [make targets...]"
+variant=$1 set=$2
+shift 2
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(bzImage)
+tree=$(tree_dir "$variant")
+out=$(build_dir "$variant" "$set")
+[ -f "$tree/Makefile" ] || die "no $variant tree at $tree (run scripts/checkout-base.sh or scripts/apply-series.sh)"
+mkdir -p "$out"
+
+frags=()
+for f in $(configset_fragments "$set"); do
+	frags+=("$REPO_ROOT/config-fragments/$f.config")
+done
+mk=(make -C "$tree" O="$out" ARCH=x86_64)
+
+stamp=$(cat "${frags[@]}" | md5sum | cut -d' ' -f1)
+if [ ! -f "$out/.config" ] || [ "$(cat "$out/.config-fragments.md5" 2>/dev/null)" != "$stamp" ]; then
+	msg "configuring $variant/$set: tinyconfig + ${frags[*]##*/}"
+	"${mk[@]}" -s tinyconfig >"$out/config.log" 2>&1
+	"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >>"$out/config.log" 2>&1
+	"${mk[@]}" -s olddefconfig >>"$out/config.log" 2>&1
+	# merge_config.sh only warns when a value does not survive: fail here.
+	bad=0
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*) want=$line sym=${line%%=*} ;;
+		'# CONFIG_'*' is not set') sym=${line#\# } sym=${sym%% *} want="# $sym is not set" ;;
+		*) continue ;;
+		esac
+		have=$(grep -E "^($sym=|# $sym is not set)" "$out/.config" || true)
+		if [ "$want" != "$have" ] && ! { [ -z "$have" ] && [ "$want" = "# $sym is not set" ]; }; then
+			printf 'error: requested %s, final .config has: %s\n' "$want" "${have:-nothing}" >&2
+			bad=1
+		fi
+	done < <(cat "${frags[@]}")
+	[ $bad -eq 0 ] || die "config set '$set' did not survive olddefconfig (log: $out/config.log)"
+	printf '%s\n' "$stamp" >"$out/.config-fragments.md5"
+fi
+
+msg "building $variant/$set (${targets[*]}) in $out"
+log="$out/build.log"
+start=$(date +%s)
+set +e
+"${mk[@]}" -j"$(jobs)" "${targets[@]}" 2>&1 | tee "$log" |
+	awk '/^  (CC|AS|LD|AR)/ { n++; if (n % 250 == 0) { printf "    ... %d objects\n", n; fflush() } }'
+rc=${PIPESTATUS[0]}
+set -e
+if [ "$rc" -ne 0 ]; then
+	grep -E 'error|Error' "$log" | head -20 >&2 || true
+	die "build of $variant/$set failed (log: $log)"
+fi
+msg "built $variant/$set in $(($(date +%s) - start)) s"

@@ -1,0 +1,17 @@
+#!/bin/bash
+# Make (or refresh) the worktree of the unpatched base kernel.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+load_base
+
+repo=$(src_repo)
+ref=$(base_ref)
+tree=$(tree_dir base)
+if [ ! -d "$tree/.git" ] && [ ! -f "$tree/.git" ]; then
+	git -C "$repo" worktree prune
+	mkdir -p "$(dirname "$tree")"
+	git -C "$repo" worktree add -q --detach "$tree" "$ref"
+elif [ "$(git -C "$tree" rev-parse HEAD)" != "$ref" ]; then
+	git -C "$tree" checkout -q --detach "$ref"
+fi
+msg "base tree: $tree at $(git -C "$tree" rev-parse --short HEAD)"

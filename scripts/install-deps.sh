@@ -1,0 +1,34 @@
+#!/bin/bash
+# Install the Debian packages the harness needs (only the missing ones).
+# Usage: scripts/install-deps.sh
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+load_base
+
+pkgs=(
+	"$BASE_PKG" build-essential bc bison flex libelf-dev libssl-dev
+	cpio xz-utils kmod rsync git python3 quilt shellcheck
+	qemu-system-x86 busybox-static libpopt-dev gnuplot-nox
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing+=("$p")
+	fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+[ "$(id -u)" -eq 0 ] || die "missing packages: ${missing[*]} (run as root, or: sudo apt-get install ${missing[*]})"
+msg "installing Debian packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null || die "apt-get update failed"
+for p in "${missing[@]}"; do
+	apt-cache show "$p" >/dev/null 2>&1 || die "Debian package '$p' is not available from the configured apt sources"
+done
+apt-get install -y -q --no-install-recommends "${missing[@]}" |
+	grep -E '^(Unpacking|Setting up)' || true
+for p in "${missing[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		die "Debian package '$p' failed to install"
+done

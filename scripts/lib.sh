@@ -1,0 +1,114 @@
+# Common helpers for the harness scripts. Sourced, not run.
+# shellcheck shell=bash
+
+REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export REPO_ROOT
+# Everything big (source trees, build trees, initramfs) lives here, outside
+# the git checkout, so a second run reuses it.
+CACHE_DIR=${CACHE_DIR:-/var/cache/memcg-noslab}
+# Results of runs (logs, reports).
+OUT_DIR=${OUT_DIR:-$REPO_ROOT/out}
+BASE=${BASE:-6.1}
+export CACHE_DIR OUT_DIR BASE
+
+die() {
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}
+
+msg() {
+	printf '==> %s\n' "$*" >&2
+}
+
+load_base() {
+	local conf="$REPO_ROOT/bases/$BASE.conf"
+	[ -f "$conf" ] || die "unknown base '$BASE' (no $conf)"
+	# shellcheck source=../bases/6.1.conf
+	. "$conf"
+}
+
+# need_cmd CMD PACKAGE: fail naming the Debian package that provides CMD.
+need_cmd() {
+	command -v "$1" >/dev/null 2>&1 ||
+		die "'$1' not found: install Debian package '$2' (scripts/install-deps.sh does)"
+}
+
+# Number of parallel make jobs.
+jobs() {
+	nproc
+}
+
+# The kernel git repository the harness works from: the user's KSRC, or the
+# one made from the Debian source package by scripts/prepare-base.sh.
+src_repo() {
+	if [ -n "${KSRC:-}" ]; then
+		printf '%s\n' "$KSRC"
+	else
+		printf '%s\n' "$CACHE_DIR/$BASE/debian/linux"
+	fi
+}
+
+# Per-source work directory (worktrees, builds) under the cache.
+work_dir() {
+	if [ -n "${KSRC:-}" ]; then
+		printf '%s/%s/ksrc-%s\n' "$CACHE_DIR" "$BASE" \
+			"$(printf '%s' "$(cd "$KSRC" && pwd)" | md5sum | cut -c1-8)"
+	else
+		printf '%s/%s/debian\n' "$CACHE_DIR" "$BASE"
+	fi
+}
+
+# The base commit: KSRC_REF (default HEAD) of KSRC, or the tag made from the
+# Debian package.
+base_ref() {
+	if [ -n "${KSRC:-}" ]; then
+		git -C "$KSRC" rev-parse --verify -q "${KSRC_REF:-HEAD}^{commit}" ||
+			die "KSRC_REF '${KSRC_REF:-HEAD}' is not a commit in $KSRC"
+	else
+		git -C "$(src_repo)" rev-parse --verify -q "debian-base^{commit}" ||
+			die "no base tree yet: run scripts/prepare-base.sh"
+	fi
+}
+
+# Branch the harness creates (in KSRC too) for the applied series.
+series_branch() {
+	printf 'memcg-noslab/%s\n' "$BASE"
+}
+
+# Patch files of the series, in order, one path a line.
+series_patches() {
+	local line
+	while read -r line _; do
+		case "$line" in '' | '#'*) continue ;; esac
+		printf '%s\n' "$REPO_ROOT/$BASE_PATCHDIR/$line"
+	done <"$REPO_ROOT/$BASE_SERIES"
+}
+
+# The identity used for commits the harness makes (never a person).
+export GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-memcg-noslab harness}
+export GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-memcg-noslab@localhost}
+export GIT_COMMITTER_NAME=${GIT_COMMITTER_NAME:-$GIT_AUTHOR_NAME}
+export GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL:-$GIT_AUTHOR_EMAIL}
+
+# Config fragments (in config-fragments/) of a named config set.
+configset_fragments() {
+	case "$1" in
+	test) echo qemu-x86_64 memcg selftests ;;
+	debug) echo qemu-x86_64 memcg selftests debug ;;
+	slab) echo qemu-x86_64 memcg selftests slab ;;
+	nomemcg) echo qemu-x86_64 no-memcg ;;
+	*) die "unknown config set '$1' (test, debug, slab, nomemcg)" ;;
+	esac
+}
+
+# Source worktree of a variant: base or patched.
+tree_dir() {
+	case "$1" in
+	base | patched) printf '%s/trees/%s\n' "$(work_dir)" "$1" ;;
+	*) die "unknown kernel variant '$1' (base or patched)" ;;
+	esac
+}
+
+build_dir() {
+	printf '%s/build/%s-%s\n' "$(work_dir)" "$1" "$2"
+}

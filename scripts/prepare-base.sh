@@ -1,0 +1,63 @@
+#!/bin/bash
+# Make the base kernel tree: unpack Debian's linux-source package into the
+# cache and turn it into a git repository with one commit, tagged
+# debian-base, that records the package version and `make kernelversion`.
+# With KSRC=/path/to/linux, check that tree instead and touch nothing.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+load_base
+
+check_version() {
+	local v
+	v=$(make -s -C "$1" kernelversion 2>/dev/null) || die "$1: 'make kernelversion' failed: not a kernel tree"
+	[[ $v =~ $BASE_VERSION_RE ]] || die "$1 is Linux $v, not a $BASE.y tree (base '$BASE')"
+	printf '%s\n' "$v"
+}
+
+if [ -n "${KSRC:-}" ]; then
+	git -C "$KSRC" rev-parse --git-dir >/dev/null 2>&1 || die "KSRC=$KSRC is not a git repository"
+	ref=$(base_ref)
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	git -C "$KSRC" show "$ref:Makefile" >"$tmp/Makefile" || die "KSRC: no Makefile at $ref"
+	v=$(check_version "$tmp")
+	msg "using your tree $KSRC at $(git -C "$KSRC" rev-parse --short "$ref") (Linux $v)"
+	msg "the harness works in git worktrees under $(work_dir) and creates branch $(series_branch) in $KSRC; it changes nothing else there"
+	exit 0
+fi
+
+[ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL not found: install Debian package '$BASE_PKG'"
+pkgver=$(dpkg-query -W -f='${Version}' "$BASE_PKG")
+repo=$(src_repo)
+stamp="$repo/.git/debian-package-version"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$pkgver" ] &&
+	git -C "$repo" rev-parse -q --verify debian-base >/dev/null; then
+	msg "base tree $repo is $BASE_PKG $pkgver (cached)"
+	exit 0
+fi
+
+# The package changed (or no tree yet): start over, then swap in atomically.
+tmp="$repo.new"
+rm -rf "$tmp"
+mkdir -p "$tmp"
+msg "unpacking $BASE_TARBALL ($BASE_PKG $pkgver)"
+tar -xJf "$BASE_TARBALL" -C "$tmp" --strip-components=1
+v=$(check_version "$tmp")
+msg "making a git repository of Linux $v (this takes a minute)"
+git -C "$tmp" init -q -b debian-base-branch
+# Debian's .gitignore ignores every top-level path ("/*"), so a plain
+# `git add -A` would add nothing: force it. Builds go to O= directories.
+git -C "$tmp" add -f -A
+git -C "$tmp" -c core.autocrlf=false commit -q -m "Linux $v from Debian $BASE_PKG $pkgver
+
+Unpacked from $BASE_TARBALL.
+make kernelversion: $v
+Debian package: $BASE_PKG $pkgver"
+git -C "$tmp" tag debian-base
+printf '%s\n' "$pkgver" >"$tmp/.git/debian-package-version"
+# Worktrees and builds of an older tree are stale now.
+rm -rf "$(work_dir)/trees" "$(work_dir)/build"
+rm -rf "$repo"
+mv "$tmp" "$repo"
+git -C "$repo" worktree prune
+msg "base tree ready: $repo (tag debian-base)"
