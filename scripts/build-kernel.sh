@@ -4,6 +4,7 @@
 # CONFIGSET is test, debug, slab or nomemcg (see configset_fragments).
 # The build directory is cached; a second run is incremental.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 load_base
 

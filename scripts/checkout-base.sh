@@ -1,6 +1,7 @@
 #!/bin/bash
 # Make (or refresh) the worktree of the unpatched base kernel.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 load_base
 

@@ -2,6 +2,7 @@
 # Install the Debian packages the harness needs (only the missing ones).
 # Usage: scripts/install-deps.sh
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 load_base
 

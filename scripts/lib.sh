@@ -112,3 +112,17 @@ tree_dir() {
 build_dir() {
 	printf '%s/build/%s-%s\n' "$(work_dir)" "$1" "$2"
 }
+
+# mode_field MODE N: field N (2 = cgroup, 3 = flags) of MODE in modes.conf.
+mode_field() {
+	local m
+	m=$(awk -v m="$1" -v n="$2" '$1 == m { print $n; found = 1 } END { exit !found }' \
+		"$REPO_ROOT/modes.conf") ||
+		die "unknown mode '$1' (known: $(awk '!/^#/ && NF { printf "%s ", $1 }' "$REPO_ROOT/modes.conf"))"
+	[ "$m" = - ] || printf '%s\n' "$m"
+}
+
+# The initramfs with busybox, the guest jobs and the test programs.
+initramfs_path() {
+	printf '%s/build/initramfs.cpio\n' "$(work_dir)"
+}

@@ -4,6 +4,7 @@
 # debian-base, that records the package version and `make kernelversion`.
 # With KSRC=/path/to/linux, check that tree instead and touch nothing.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 load_base
 

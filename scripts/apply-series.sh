@@ -1,0 +1,55 @@
+#!/bin/bash
+# Apply every patch in the base's series, in order, with `git am` onto a
+# fresh branch (memcg-noslab/<base>) from the base commit, then point the
+# patched worktree at it. Only files that differ are rewritten, so builds
+# stay incremental. A patch that does not apply: name it and the failing
+# hunk, abort, and leave the scratch tree on the base.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+load_base
+
+repo=$(src_repo)
+ref=$(base_ref)
+scratch="$(work_dir)/trees/apply"
+tree=$(tree_dir patched)
+branch=$(series_branch)
+git -C "$repo" worktree prune
+if [ ! -e "$scratch/.git" ]; then
+	mkdir -p "$(dirname "$scratch")"
+	git -C "$repo" worktree add -q --detach "$scratch" "$ref"
+fi
+git -C "$scratch" am --abort >/dev/null 2>&1 || true
+git -C "$scratch" checkout -q -f --detach "$ref"
+git -C "$scratch" clean -q -f -d
+
+n=0
+while IFS= read -r p; do
+	[ -f "$p" ] || die "series names ${p##*/} but $p does not exist"
+	n=$((n + 1))
+	if ! out=$(git -C "$scratch" am -q "$p" 2>&1); then
+		printf '%s\n' "$out" | grep -E '^(error|Patch failed|fatal)' >&2 || printf '%s\n' "$out" >&2
+		loc=$(printf '%s\n' "$out" | sed -n 's/^error: patch failed: \(.*\):\([0-9]*\)$/\1 \2/p' | head -n 1)
+		if [ -n "$loc" ]; then
+			# Print the hunk that failed: the first one of that file
+			# whose old-start line is the one git names.
+			awk -v f="${loc% *}" -v l="${loc#* }" '
+				/^diff --git / { infile = ($3 == "a/" f); show = 0 }
+				infile && /^@@ / { split($2, a, ","); show = (substr(a[1], 2) == l) }
+				infile && show { print "    " $0 }' "$p" >&2
+		fi
+		git -C "$scratch" am --abort >/dev/null 2>&1 || true
+		git -C "$scratch" checkout -q -f --detach "$ref"
+		die "patch ${p##*/} (#$n in $BASE_SERIES) does not apply${loc:+ (hunk at ${loc/ /:})}; tree left on the base"
+	fi
+done < <(series_patches)
+
+head=$(git -C "$scratch" rev-parse HEAD)
+git -C "$repo" branch -f "$branch" "$head"
+[ -z "${KSRC:-}" ] || msg "created/updated branch $branch in $KSRC"
+if [ ! -e "$tree/.git" ]; then
+	git -C "$repo" worktree add -q --detach "$tree" "$head"
+else
+	git -C "$tree" checkout -q -f --detach "$head"
+fi
+msg "applied $n patches: $tree at $(git -C "$tree" rev-parse --short HEAD) ($branch)"

@@ -1,0 +1,143 @@
+#!/bin/bash
+# Boot a built kernel in QEMU with the harness initramfs and run one guest
+# job. The serial console goes to a log file; the job's exit code becomes
+# this script's exit code.
+# Usage: scripts/boot-guest.sh [options] base|patched CONFIGSET MODE JOB
+#   MODE: a mode from modes.conf (root, default, noslab, nomemobj, nokmem)
+#   JOB:  a guest job (tests/guest/job-JOB.sh): bench, selftests, ...
+# Options:
+#   --icount        TCG with -icount shift=0,sleep=off (exact, repeatable;
+#                   guest ns = guest instructions). Default for JOB=bench.
+#   --accel A       kvm or tcg (default: kvm when /dev/kvm is usable)
+#   --timeout S     seconds before the guest counts as hung (default 900)
+#   --mem M         guest memory in MiB (default 2048; 512 for bench)
+#   --smp N         guest CPUs (default 2; 1 for bench)
+#   --append STR    more kernel command-line arguments
+#   --args STR      harness.args for the job (e.g. selftest list)
+#   --log FILE      console log (default $OUT_DIR/logs/...)
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+load_base
+
+usage() {
+	sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+	exit 2
+}
+
+pos=()
+icount='' accel='' timeout=900 mem='' smp='' append='' args='' log='' method=''
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--icount) icount=1 ;;
+	--accel) accel=${2:?}; shift ;;
+	--timeout) timeout=${2:?}; shift ;;
+	--mem) mem=${2:?}; shift ;;
+	--smp) smp=${2:?}; shift ;;
+	--append) append=${2:?}; shift ;;
+	--args) args=${2:?}; shift ;;
+	--log) log=${2:?}; shift ;;
+	-h | --help) usage ;;
+	-*) printf 'error: unknown option %s\n' "$1" >&2; usage ;;
+	*) pos+=("$1") ;;
+	esac
+	shift
+done
+[ ${#pos[@]} -eq 4 ] || usage
+variant=${pos[0]} set=${pos[1]} mode=${pos[2]} job=${pos[3]}
+[ -f "$REPO_ROOT/tests/guest/job-$job.sh" ] || die "unknown job '$job' (no tests/guest/job-$job.sh)"
+cg=$(mode_field "$mode" 2)
+flags=$(mode_field "$mode" 3)
+need_cmd qemu-system-x86_64 qemu-system-x86
+kernel="$(build_dir "$variant" "$set")/arch/x86/boot/bzImage"
+[ -f "$kernel" ] || die "no kernel at $kernel (run scripts/build-kernel.sh $variant $set)"
+
+# KVM when /dev/kvm is there and a guest really runs on it (a nested
+# /dev/kvm can exist and hang): probe once per host boot, cache the answer.
+pick_accel() {
+	local cache
+	cache="$CACHE_DIR/kvm-usable.$(cat /proc/sys/kernel/random/boot_id)"
+	if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
+		echo tcg
+		return
+	fi
+	if [ ! -f "$cache" ]; then
+		msg "probing KVM (up to 20 s)"
+		if timeout -k 2 20 qemu-system-x86_64 -accel kvm -cpu host -m 256 \
+			-display none -nodefaults -serial stdio -no-reboot \
+			-kernel "$1" -append "console=ttyS0 panic=-1" </dev/null 2>/dev/null |
+			grep -q -m 1 'Linux version'; then
+			echo kvm >"$cache"
+		else
+			echo tcg >"$cache"
+			msg "/dev/kvm does not run a guest here: using TCG"
+		fi
+	fi
+	cat "$cache"
+}
+if ! [[ $timeout =~ ^[1-9][0-9]*$ ]]; then
+	die "--timeout wants seconds, got '$timeout'"
+fi
+
+if [ "$job" = bench ]; then
+	icount=${icount:-1} mem=${mem:-512} smp=${smp:-1}
+fi
+mem=${mem:-2048} smp=${smp:-2}
+if [ -n "$icount" ]; then
+	[ -z "$accel" ] || [ "$accel" = tcg ] || die "--icount needs TCG, not --accel $accel"
+	accel=tcg
+	method="QEMU TCG -icount shift=0,sleep=off (guest ns = guest instructions)"
+else
+	[ -n "$accel" ] || accel=$(pick_accel "$kernel")
+	case "$accel" in kvm | tcg) ;; *) die "--accel wants kvm or tcg, got '$accel'" ;; esac
+	method="QEMU $accel (wall-clock ns)"
+fi
+
+initrd=$(initramfs_path)
+[ -f "$initrd" ] || die "no initramfs at $initrd (run scripts/build-initramfs.sh)"
+mods="$(build_dir "$variant" "$set")/harness-modules.cpio"
+
+mkdir -p "$OUT_DIR/logs"
+log=${log:-$OUT_DIR/logs/$variant-$set-$mode-$job.log}
+rundir=$(mktemp -d)
+trap 'rm -rf "$rundir"' EXIT
+# Linux unpacks concatenated cpio archives: add the kernel's own modules.
+cat "$initrd" >"$rundir/initrd"
+[ -f "$mods" ] && cat "$mods" >>"$rundir/initrd"
+
+cmdline="console=ttyS0 panic=-1 oops=panic brd.rd_nr=1 brd.rd_size=524288"
+cmdline+=" harness.job=$job harness.cg=$cg${args:+ harness.args=$args}"
+cmdline+="${flags:+ $flags}${append:+ $append}"
+
+qemu=(qemu-system-x86_64 -machine q35 -m "$mem" -smp "$smp" -no-reboot
+	-display none -monitor none -serial stdio -nodefaults
+	-kernel "$kernel" -initrd "$rundir/initrd" -append "$cmdline")
+if [ "$accel" = kvm ]; then
+	qemu+=(-accel kvm -cpu host)
+else
+	qemu+=(-accel tcg -cpu max)
+fi
+[ -z "$icount" ] || qemu+=(-icount 'shift=0,sleep=off')
+
+msg "boot $variant/$set mode=$mode job=$job [$method] log: $log"
+set +e
+timeout -k 10 "$timeout" "${qemu[@]}" </dev/null >"$log" 2>&1 &
+qpid=$!
+# Show progress: the harness markers and TAP result lines, as they come.
+tail -n +1 -f --pid="$qpid" "$log" 2>/dev/null |
+	grep --line-buffered -E '^(HARNESS-(START|RESULT|EXIT)|(not )?ok [0-9]+ )' |
+	sed -u 's/^/    /' >&2
+wait "$qpid"
+qrc=$?
+set -e
+tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
+if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
+	tail -n 30 "$log" >&2
+	die "guest hung: no power-off within $timeout s (console log: $log)"
+fi
+rc=$(sed -n 's/^HARNESS-RESULT rc=\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+if [ -z "$rc" ]; then
+	tail -n 30 "$log" >&2
+	die "guest ended without a result (qemu exit $qrc; console log: $log)"
+fi
+exit "$rc"

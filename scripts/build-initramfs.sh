@@ -1,0 +1,60 @@
+#!/bin/bash
+# Build the guest initramfs: busybox-static, the guest jobs (tests/guest),
+# the mqueue benchmark and the in-tree cgroup and mqueue selftests built
+# statically from a kernel tree (default: the patched tree if the series
+# is applied, else the base tree). One initramfs serves every kernel of a
+# run, so benchmark figures compare kernels, not initramfs contents.
+# Usage: scripts/build-initramfs.sh [base|patched]
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+load_base
+need_cmd cpio cpio
+if ! /bin/busybox --list >/dev/null 2>&1 || ldd /bin/busybox >/dev/null 2>&1; then
+	die "no static /bin/busybox: install Debian package 'busybox-static'"
+fi
+
+variant=${1:-}
+if [ -z "$variant" ]; then
+	variant=base
+	[ -f "$(tree_dir patched)/Makefile" ] && variant=patched
+fi
+tree=$(tree_dir "$variant")
+[ -f "$tree/Makefile" ] || die "no $variant tree at $tree"
+out=$(initramfs_path)
+stage="$(work_dir)/build/initramfs.d"
+hdrs="$(work_dir)/build/headers-$variant"
+st="$(work_dir)/build/selftests-$variant"
+
+msg "building static test programs from the $variant tree"
+make -s -C "$tree" O="$hdrs" ARCH=x86_64 headers >/dev/null
+for t in cgroup mqueue; do
+	log="$st/$t.log"
+	mkdir -p "$st/$t"
+	make -C "$tree/tools/testing/selftests/$t" OUTPUT="$st/$t" \
+		KHDR_INCLUDES="-isystem $hdrs/usr/include" LDFLAGS=-static \
+		>"$log" 2>&1 || { tail -20 "$log" >&2; die "building the $t selftests failed (log: $log)"; }
+done
+mkdir -p "$st/bench"
+gcc -O2 -Wall -Wextra -Werror -static -o "$st/bench/mq-bench" \
+	"$REPO_ROOT/tests/mq-bench.c" -lrt
+
+msg "assembling $out"
+rm -rf "$stage"
+mkdir -p "$stage"/{bin,sbin,proc,sys,dev,tmp,mnt,lib/modules,tests/selftests}
+cp /bin/busybox "$stage/bin/busybox"
+for a in $(/bin/busybox --list); do
+	[ "$a" = busybox ] || ln -s busybox "$stage/bin/$a"
+done
+install -m 0755 "$REPO_ROOT/tests/guest/init" "$stage/init"
+install -m 0755 "$REPO_ROOT"/tests/guest/job-*.sh "$stage/tests/"
+install -m 0644 "$REPO_ROOT/tests/guest/lib.sh" "$stage/tests/"
+install -m 0755 "$st/bench/mq-bench" "$stage/tests/"
+for t in cgroup mqueue; do
+	mkdir -p "$stage/tests/selftests/$t"
+	find "$st/$t" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/tests/selftests/$t/" \;
+done
+(cd "$stage" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null --reproducible -o -H newc --quiet) >"$out.tmp"
+mv "$out.tmp" "$out"
+msg "initramfs: $out ($(du -h "$out" | cut -f1))"

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmem_bench - microbenchmark for memcg-accounted slab allocations
+ *
+ * Measures the cost of an allocation immediately followed by a free of the
+ * same object for:
+ *
+ *  - kmem_cache_alloc()/kmem_cache_free() on a SLAB_ACCOUNT cache and on an
+ *    unaccounted reference cache (one cache per object size);
+ *  - kmalloc(GFP_KERNEL_ACCOUNT)/kfree() and kmalloc(GFP_KERNEL)/kfree() as
+ *    the reference.
+ *
+ * The benchmark runs synchronously in the context of the task that writes
+ * "run" or "run <iters>" to /proc/kmem_bench, so that task's memory cgroup is
+ * the one charged.  No kthread or workqueue is involved on purpose: kernel
+ * threads are never charged.  Note that tasks in the root memory cgroup are
+ * not charged either.
+ *
+ * Reading /proc/kmem_bench returns the results of the latest run, one line
+ * per measurement.  The same lines are logged with pr_info() at the end of a
+ * run.
+ *
+ * Unless "slab_nomerge" is given on the kernel command line, the benchmark
+ * caches may be merged with existing compatible caches (e.g. the kmalloc
+ * caches of the same size).
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/compiler.h>
+#include <linux/errno.h>
+#include <linux/fs.h>
+#include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/kstrtox.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/proc_fs.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <linux/uaccess.h>
+
+#define KB_PROC_NAME		"kmem_bench"
+#define KB_DEFAULT_ITERS	100000U
+#define KB_MAX_ITERS		100000000U
+#define KB_WARMUP_ITERS		1000U
+/* Iterations between cond_resched() / fatal signal checks in a loop. */
+#define KB_CHUNK		1024U
+#define KB_CMD_MAX		64
+#define KB_LINE_MAX		160
+#define KB_TEXT_MAX		4096
+
+enum kb_api {
+	KB_API_CACHE,
+	KB_API_KMALLOC,
+	KB_NR_APIS,
+};
+
+static const char * const kb_api_names[KB_NR_APIS] = {
+	[KB_API_CACHE]		= "cache",
+	[KB_API_KMALLOC]	= "kmalloc",
+};
+
+static const unsigned int kb_sizes[] = { 8, 64, 256, 1024, 4096 };
+
+#define KB_NR_SIZES		ARRAY_SIZE(kb_sizes)
+/* api x size x {accounted, unaccounted} */
+#define KB_NR_RESULTS		(KB_NR_APIS * KB_NR_SIZES * 2)
+
+struct kb_result {
+	enum kb_api api;
+	bool acct;
+	unsigned int size;
+	unsigned int iters;
+	u64 total_ns;
+};
+
+static unsigned int iters = KB_DEFAULT_ITERS;
+
+static int kb_iters_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, KB_MAX_ITERS);
+}
+
+static const struct kernel_param_ops kb_iters_ops = {
+	.set	= kb_iters_set,
+	.get	= param_get_uint,
+};
+
+module_param_cb(iters, &kb_iters_ops, &iters, 0644);
+MODULE_PARM_DESC(iters,
+		 "Default iterations per measurement (1..100000000, default 100000)");
+
+/* [0] = unaccounted reference caches, [1] = SLAB_ACCOUNT caches */
+static struct kmem_cache *kb_caches[2][KB_NR_SIZES];
+
+/* Protects everything below and serializes benchmark runs. */
+static DEFINE_MUTEX(kb_mutex);
+static struct kb_result kb_results[KB_NR_RESULTS];
+static char kb_text[KB_TEXT_MAX];
+static size_t kb_text_len;
+
+static bool kb_iters_valid(unsigned int n)
+{
+	return n >= 1 && n <= KB_MAX_ITERS;
+}
+
+/*
+ * Both loops below are kept out of line and the size is hidden from the
+ * optimizer so that kmalloc() always takes the generic variable-size path
+ * and the alloc/free pairs cannot be folded or elided.
+ */
+static noinline int kb_loop_cache(struct kmem_cache *s, unsigned int n)
+{
+	unsigned int done, chunk, i;
+	void *p;
+
+	for (done = 0; done < n; done += chunk) {
+		chunk = min_t(unsigned int, n - done, KB_CHUNK);
+		for (i = 0; i < chunk; i++) {
+			p = kmem_cache_alloc(s, GFP_KERNEL);
+			if (unlikely(!p))
+				return -ENOMEM;
+			OPTIMIZER_HIDE_VAR(p);
+			kmem_cache_free(s, p);
+		}
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+
+	return 0;
+}
+
+static noinline int kb_loop_kmalloc(size_t size, gfp_t gfp, unsigned int n)
+{
+	unsigned int done, chunk, i;
+	void *p;
+
+	OPTIMIZER_HIDE_VAR(size);
+
+	for (done = 0; done < n; done += chunk) {
+		chunk = min_t(unsigned int, n - done, KB_CHUNK);
+		for (i = 0; i < chunk; i++) {
+			p = kmalloc(size, gfp);
+			if (unlikely(!p))
+				return -ENOMEM;
+			OPTIMIZER_HIDE_VAR(p);
+			kfree(p);
+		}
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+
+	return 0;
+}
+
+static int kb_loop(enum kb_api api, bool acct, unsigned int idx,
+		   unsigned int n)
+{
+	if (api == KB_API_CACHE)
+		return kb_loop_cache(kb_caches[acct][idx], n);
+
+	return kb_loop_kmalloc(kb_sizes[idx],
+			       acct ? GFP_KERNEL_ACCOUNT : GFP_KERNEL, n);
+}
+
+static int kb_measure(struct kb_result *res, enum kb_api api, bool acct,
+		      unsigned int idx, unsigned int n)
+{
+	u64 start, end;
+	int ret;
+
+	res->api = api;
+	res->acct = acct;
+	res->size = kb_sizes[idx];
+	res->iters = n;
+	res->total_ns = 0;
+
+	ret = kb_loop(api, acct, idx, KB_WARMUP_ITERS);
+	if (ret)
+		return ret;
+
+	start = ktime_get_ns();
+	ret = kb_loop(api, acct, idx, n);
+	end = ktime_get_ns();
+	if (ret)
+		return ret;
+
+	res->total_ns = end - start;
+	return 0;
+}
+
+/* Format one result without the "kmem_bench " prefix and newline. */
+static void kb_format(const struct kb_result *res, char *buf, size_t len)
+{
+	u64 centi_ns = div_u64(res->total_ns * 100, res->iters);
+
+	scnprintf(buf, len,
+		  "api=%s acct=%d size=%u iters=%u total_ns=%llu ns_per_op=%llu.%02llu",
+		  kb_api_names[res->api], res->acct, res->size, res->iters,
+		  res->total_ns, centi_ns / 100, centi_ns % 100);
+}
+
+static void kb_text_append(const char *line)
+{
+	kb_text_len += scnprintf(kb_text + kb_text_len,
+				 sizeof(kb_text) - kb_text_len,
+				 KB_PROC_NAME " %s\n", line);
+}
+
+static int kb_run(unsigned int n)
+{
+	struct kb_result *res;
+	char line[KB_LINE_MAX];
+	unsigned int nr = 0, idx, i;
+	enum kb_api api;
+	int acct;
+	int ret;
+
+	ret = mutex_lock_interruptible(&kb_mutex);
+	if (ret)
+		return ret;
+
+	kb_text_len = 0;
+	kb_text[0] = '\0';
+
+	pr_info("run: iters=%u pid=%d comm=%s\n", n, task_pid_nr(current),
+		current->comm);
+
+	for (api = 0; api < KB_NR_APIS; api++) {
+		for (idx = 0; idx < KB_NR_SIZES; idx++) {
+			for (acct = 1; acct >= 0; acct--) {
+				res = &kb_results[nr];
+				ret = kb_measure(res, api, acct, idx, n);
+				if (ret)
+					goto out;
+				nr++;
+				cond_resched();
+			}
+		}
+	}
+
+out:
+	for (i = 0; i < nr; i++) {
+		kb_format(&kb_results[i], line, sizeof(line));
+		kb_text_append(line);
+		pr_info("%s\n", line);
+	}
+
+	if (ret) {
+		res = &kb_results[nr];
+		scnprintf(line, sizeof(line), "api=%s acct=%d size=%u error=%d",
+			  kb_api_names[res->api], res->acct, res->size, ret);
+		kb_text_append(line);
+		pr_err("%s\n", line);
+	}
+
+	mutex_unlock(&kb_mutex);
+	return ret;
+}
+
+static ssize_t kb_proc_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char kbuf[KB_CMD_MAX];
+	char *arg, *cmd;
+	unsigned int n;
+	int ret;
+
+	if (!count || count >= sizeof(kbuf))
+		return -EINVAL;
+	if (copy_from_user(kbuf, ubuf, count))
+		return -EFAULT;
+	kbuf[count] = '\0';
+
+	arg = strim(kbuf);
+	cmd = strsep(&arg, " \t\n");
+	if (strcmp(cmd, "run"))
+		return -EINVAL;
+
+	if (arg) {
+		if (kstrtouint(skip_spaces(arg), 10, &n))
+			return -EINVAL;
+	} else {
+		kernel_param_lock(THIS_MODULE);
+		n = iters;
+		kernel_param_unlock(THIS_MODULE);
+	}
+
+	if (!kb_iters_valid(n))
+		return -EINVAL;
+
+	ret = kb_run(n);
+	if (ret)
+		return ret;
+
+	return count;
+}
+
+static int kb_proc_show(struct seq_file *m, void *v)
+{
+	int ret;
+
+	ret = mutex_lock_interruptible(&kb_mutex);
+	if (ret)
+		return ret;
+
+	seq_write(m, kb_text, kb_text_len);
+
+	mutex_unlock(&kb_mutex);
+	return 0;
+}
+
+static int kb_proc_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, kb_proc_show, NULL);
+}
+
+static const struct proc_ops kb_proc_ops = {
+	.proc_open	= kb_proc_open,
+	.proc_read	= seq_read,
+	.proc_lseek	= seq_lseek,
+	.proc_release	= single_release,
+	.proc_write	= kb_proc_write,
+};
+
+static void kb_destroy_caches(void)
+{
+	unsigned int acct, idx;
+
+	for (acct = 0; acct < 2; acct++) {
+		for (idx = 0; idx < KB_NR_SIZES; idx++) {
+			kmem_cache_destroy(kb_caches[acct][idx]);
+			kb_caches[acct][idx] = NULL;
+		}
+	}
+}
+
+static int kb_create_caches(void)
+{
+	char name[32];
+	unsigned int acct, idx;
+
+	for (acct = 0; acct < 2; acct++) {
+		for (idx = 0; idx < KB_NR_SIZES; idx++) {
+			/* The slab core copies the name. */
+			snprintf(name, sizeof(name), "kmem_bench_%s_%u",
+				 acct ? "acct" : "plain", kb_sizes[idx]);
+			kb_caches[acct][idx] =
+				kmem_cache_create(name, kb_sizes[idx], 0,
+						  acct ? SLAB_ACCOUNT : 0,
+						  NULL);
+			if (!kb_caches[acct][idx]) {
+				pr_err("cannot create cache %s\n", name);
+				kb_destroy_caches();
+				return -ENOMEM;
+			}
+		}
+	}
+
+	return 0;
+}
+
+static int __init kb_init(void)
+{
+	int ret;
+
+	ret = kb_create_caches();
+	if (ret)
+		return ret;
+
+	if (!proc_create(KB_PROC_NAME, 0644, NULL, &kb_proc_ops)) {
+		pr_err("cannot create /proc/%s\n", KB_PROC_NAME);
+		kb_destroy_caches();
+		return -ENOMEM;
+	}
+
+	pr_info("loaded; write \"run [iters]\" to /proc/%s\n", KB_PROC_NAME);
+	return 0;
+}
+
+static void __exit kb_exit(void)
+{
+	/* Waits for in-flight readers and writers (i.e. runs) to finish. */
+	remove_proc_entry(KB_PROC_NAME, NULL);
+	kb_destroy_caches();
+}
+
+module_init(kb_init);
+module_exit(kb_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Microbenchmark for memcg-accounted slab allocations");
