@@ -29,6 +29,8 @@ fi
 
 [ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL not found: install Debian package '$BASE_PKG'"
 pkgver=$(dpkg-query -W -f='${Version}' "$BASE_PKG")
+[ "$pkgver" = "$BASE_PKG_VERSION" ] ||
+	msg "note: $BASE_PKG is $pkgver here; the series was made on $BASE_PKG_VERSION"
 repo=$(src_repo)
 stamp="$repo/.git/debian-package-version"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$pkgver" ] &&
@@ -49,7 +51,13 @@ git -C "$tmp" init -q -b debian-base-branch
 # Debian's .gitignore ignores every top-level path ("/*"), so a plain
 # `git add -A` would add nothing: force it. Builds go to O= directories.
 git -C "$tmp" add -f -A
-git -C "$tmp" -c core.autocrlf=false commit -q -m "Linux $v from Debian $BASE_PKG $pkgver
+# Fixed identity and dates (the tarball's), so the base commit has the same
+# hash on every machine and patches can name it in base-commit:.
+stamp_date="$(date -u -r "$BASE_TARBALL" '+%Y-%m-%dT%H:%M:%SZ')"
+GIT_AUTHOR_DATE=$stamp_date GIT_COMMITTER_DATE=$stamp_date \
+	GIT_AUTHOR_NAME="memcg-noslab harness" GIT_AUTHOR_EMAIL=memcg-noslab@localhost \
+	GIT_COMMITTER_NAME="memcg-noslab harness" GIT_COMMITTER_EMAIL=memcg-noslab@localhost \
+	git -C "$tmp" -c core.autocrlf=false -c commit.gpgsign=false commit -q -m "Linux $v from Debian $BASE_PKG $pkgver
 
 Unpacked from $BASE_TARBALL.
 make kernelversion: $v
@@ -61,4 +69,7 @@ rm -rf "$(work_dir)/trees" "$(work_dir)/build"
 rm -rf "$repo"
 mv "$tmp" "$repo"
 git -C "$repo" worktree prune
-msg "base tree ready: $repo (tag debian-base)"
+sha=$(git -C "$repo" rev-parse debian-base)
+[ "$pkgver" != "$BASE_PKG_VERSION" ] || [ "$sha" = "$BASE_COMMIT" ] ||
+	die "base commit is $sha, expected $BASE_COMMIT for $BASE_PKG $pkgver: the unpacked tree differs"
+msg "base tree ready: $repo (tag debian-base = ${sha:0:12})"

@@ -1,0 +1,35 @@
+#!/bin/bash
+# Maintainer tool: regenerate patches/ and series from a development branch
+# of the base repository with `git format-patch` (cover letter from the
+# branch description: first line subject, rest body).
+# Usage: scripts/export-patches.sh [BRANCH]   (default: dev)
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+load_base
+
+ref=${1:-dev}
+repo=$(src_repo)
+base=$(base_ref)
+git -C "$repo" rev-parse -q --verify "$ref^{commit}" >/dev/null || die "no branch '$ref' in $repo"
+git -C "$repo" config "branch.$ref.description" >/dev/null ||
+	die "branch $ref has no description (git branch --edit-description): the cover letter needs one"
+pkgver=$(git -C "$repo" log -1 --format=%B "$base" | sed -n 's/^Debian package: //p')
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+git -C "$repo" -c format.signature= format-patch -q --cover-letter \
+	--cover-from-description=subject --base="$base" -o "$tmp" "$base..$ref"
+rm -f "$REPO_ROOT/$BASE_PATCHDIR"/*.patch
+mkdir -p "$REPO_ROOT/$BASE_PATCHDIR"
+cp "$tmp"/*.patch "$REPO_ROOT/$BASE_PATCHDIR/"
+{
+	echo "# Series for Linux $BASE.y, base: Debian ${pkgver:-$BASE_PKG}"
+	echo "# (base-commit in the cover letter). Apply in this order with git am"
+	echo "# or quilt; lines starting with # are not applied."
+	for p in "$tmp"/*.patch; do
+		b=${p##*/}
+		case "$b" in 0000-*) echo "# $b" ;; *) echo "$b" ;; esac
+	done
+} >"$REPO_ROOT/$BASE_SERIES"
+msg "exported $(($(find "$tmp" -name '*.patch' | wc -l) - 1)) patches and a cover letter from $ref"
