@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Turn the per-boot benchmark results of scripts/run-bench.sh into the
+side-by-side report: report.md, report.json and overhead.png.
+
+Input, in DIR: KERNEL-MODE.json (mq-bench JSON lines) and KERNEL-MODE.txt
+(kmem_bench lines). Means are exact (sum / n)."""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+
+def load(d, kernel, mode):
+    m = {}
+    path = os.path.join(d, f"{kernel}-{mode}.json")
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line.startswith("{"):
+                continue
+            r = json.loads(line)
+            mean = r["sum"] / r["n"]
+            if r["mode"] == "pair":
+                m[r["op"]] = mean
+            else:
+                m["pingpong_" + ("cross" if r["cross_cgroup"] else "same")] = mean
+    if "mq_send" in m and "mq_receive" in m:
+        m["mq_pair"] = m["mq_send"] + m["mq_receive"]
+    path = os.path.join(d, f"{kernel}-{mode}.txt")
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                kv = dict(re.findall(r"(\w+)=(\S+)", line))
+                if "api" in kv:
+                    key = f"kmem_{kv['api']}_{'acct' if kv['acct'] == '1' else 'plain'}_{kv['size']}"
+                    m[key] = int(kv["total_ns"]) / int(kv["iters"])
+    return m
+
+
+def pct(a, b):
+    if a is None or b is None or a == 0:
+        return "      -"
+    return f"{(b - a) / a * 100:+7.1f}%"
+
+
+def num(x):
+    return "        -" if x is None else f"{x:9.1f}"
+
+
+ORDER = ["mq_send", "mq_receive", "mq_pair", "getppid", "clock",
+         "pingpong_same", "pingpong_cross"]
+
+
+def order_key(k):
+    if k in ORDER:
+        return (0, ORDER.index(k), 0)
+    parts = k.split("_")
+    return (1, "_".join(parts[:-1]), int(parts[-1]))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("dir")
+    ap.add_argument("--method", required=True)
+    ap.add_argument("--base-desc", default="")
+    ap.add_argument("--kernels", default="base,patched")
+    ap.add_argument("--modes", default="root,default,noslab,nokmem")
+    a = ap.parse_args()
+    kernels = a.kernels.split(",")
+    modes = a.modes.split(",")
+    data = {k: {m: load(a.dir, k, m) for m in modes} for k in kernels}
+
+    out = []
+    out.append(f"Method: {a.method}.")
+    out.append(f"Base: {a.base_desc}. Guest: 1 vCPU, 512 MiB, minimal config "
+               "(config-fragments/), mq-bench 256-byte messages, depth 10.")
+    out.append("Modes: root = root cgroup (a child memcg exists, so the kmem "
+               "key is on); default = child cgroup; noslab = child cgroup, "
+               "cgroup.memory=noslab; nokmem = child cgroup, "
+               "cgroup.memory=nokmem (the accounting-free limit).")
+    out.append("Figures: mean guest ns per call (pingpong: per round trip; "
+               "kmem_*: per alloc+free pair).")
+    out.append("")
+    b, p = (kernels + [None])[:2] if len(kernels) > 1 else (kernels[0], None)
+    for m in modes:
+        out.append(f"### mode={m}")
+        out.append("```")
+        if p:
+            out.append(f"{b:>12} {'':>8} {'%change':>8} {p:>12} {'':>8}  metric")
+        keys = sorted(set().union(*[data[k][m].keys() for k in kernels]), key=order_key)
+        for key in keys:
+            x = data[b][m].get(key)
+            if p:
+                y = data[p][m].get(key)
+                out.append(f"{num(x):>12} {'±0.0%':>8} {pct(x, y):>8} {num(y):>12} {'±0.0%':>8}  {key}")
+            else:
+                out.append(f"{num(x):>12}  {key}")
+        out.append("```")
+        out.append("")
+
+    # Accounting overhead: mode minus nokmem, same kernel.
+    derived = {}
+    if "nokmem" in modes:
+        out.append("### accounting overhead (mode - nokmem, guest ns)")
+        out.append("```")
+        hdr = f"{'metric':<28}" + "".join(f"{k + ' ' + m:>18}" for m in modes if m != "nokmem" for k in kernels)
+        out.append(hdr)
+        keys = ["mq_send", "mq_receive", "mq_pair", "pingpong_same", "pingpong_cross"]
+        keys += sorted([k for k in data[kernels[0]]["nokmem"] if k.startswith("kmem_")], key=order_key)
+        for key in keys:
+            row = f"{key:<28}"
+            for m in modes:
+                if m == "nokmem":
+                    continue
+                for k in kernels:
+                    v, n = data[k][m].get(key), data[k]["nokmem"].get(key)
+                    d = None if v is None or n is None else v - n
+                    derived.setdefault(k, {}).setdefault(m, {})[key] = d
+                    row += f"{num(d):>18}"
+            out.append(row)
+        out.append("```")
+        out.append("")
+        if p:
+            out.append("### overhead change base -> patched")
+            out.append("```")
+            for m in modes:
+                if m == "nokmem":
+                    continue
+                for key in ["mq_pair", "pingpong_same", "pingpong_cross"]:
+                    x = derived[b][m].get(key)
+                    y = derived[p][m].get(key)
+                    out.append(f"{m:<8} {key:<16} {num(x)} -> {num(y)}  ({pct(x, y).strip()})")
+            out.append("```")
+            out.append("")
+        # Sanity figures against the reference guest.
+        for k in kernels:
+            d, n = data[k].get("default"), data[k].get("nokmem")
+            if d and n and "mq_send" in d:
+                same = derived[k]["default"].get("pingpong_same")
+                cross = derived[k]["default"].get("pingpong_cross")
+                ratio = f"{cross / same:.2f}x" if same and cross and same > 0 else "-"
+                out.append(f"- {k}: child-cgroup mq_send {pct(n['mq_send'], d['mq_send']).strip()}, "
+                           f"mq_receive {pct(n['mq_receive'], d['mq_receive']).strip()} over nokmem; "
+                           f"cross-cgroup ping-pong overhead = {ratio} the same-cgroup overhead.")
+        out.append("")
+
+    with open(os.path.join(a.dir, "report.md"), "w") as f:
+        f.write("\n".join(out) + "\n")
+    with open(os.path.join(a.dir, "report.json"), "w") as f:
+        json.dump({"method": a.method, "base": a.base_desc, "results": data,
+                   "overhead_vs_nokmem": derived}, f, indent=1, sort_keys=True)
+
+    # Chart: mq pair overhead per mode and kernel.
+    if derived:
+        dat = os.path.join(a.dir, "overhead.dat")
+        with open(dat, "w") as f:
+            f.write("mode " + " ".join(kernels) + "\n")
+            for m in modes:
+                if m == "nokmem":
+                    continue
+                f.write(m + " " + " ".join(f"{derived[k][m].get('mq_pair') or 0:.1f}" for k in kernels) + "\n")
+        cols = " , ".join(f"'' using {i + 2}:xtic(1) title columnheader({i + 2})" for i in range(len(kernels)))
+        script = f"""set terminal pngcairo size 800,480
+set output '{os.path.join(a.dir, 'overhead.png')}'
+set title 'mq\\_send + mq\\_receive accounting overhead vs nokmem (guest ns)'
+set style data histograms
+set style fill solid 0.8 border -1
+set key top right
+set yrange [0:*]
+set ylabel 'guest ns (icount: instructions)'
+plot '{dat}' {cols.replace("''", repr(dat), 1)}
+"""
+        try:
+            subprocess.run(["gnuplot"], input=script, text=True, check=True)
+        except (OSError, subprocess.CalledProcessError) as e:
+            print(f"warning: no chart: {e}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

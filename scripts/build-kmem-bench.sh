@@ -1,0 +1,29 @@
+#!/bin/bash
+# Build tests/kmem-bench (the accounted-allocation microbenchmark module)
+# against a built kernel and pack it as a small cpio that boot-guest.sh
+# appends to the initramfs of that kernel.
+# Usage: scripts/build-kmem-bench.sh base|patched CONFIGSET
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+load_base
+
+[ $# -eq 2 ] || die "usage: $0 base|patched CONFIGSET"
+tree=$(tree_dir "$1")
+out=$(build_dir "$1" "$2")
+[ -f "$out/Module.symvers" ] || die "$out has no Module.symvers (run scripts/build-kernel.sh $1 $2 bzImage modules)"
+src="$out/kmem-bench"
+rm -rf "$src"
+mkdir -p "$src"
+cp "$REPO_ROOT"/tests/kmem-bench/{Kbuild,kmem_bench.c} "$src/"
+make -s -C "$tree" O="$out" ARCH=x86_64 M="$src" W=1 modules >"$src/build.log" 2>&1 ||
+	{ tail -20 "$src/build.log" >&2; die "kmem_bench.ko failed to build (log: $src/build.log)"; }
+if grep -q 'warning:' "$src/build.log"; then
+	grep 'warning:' "$src/build.log" >&2
+	die "kmem_bench.ko builds with warnings (log: $src/build.log)"
+fi
+stage="$src/cpio"
+mkdir -p "$stage/lib/modules"
+cp "$src/kmem_bench.ko" "$stage/lib/modules/"
+(cd "$stage" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null --reproducible -o -H newc --quiet) >"$out/harness-modules.cpio"

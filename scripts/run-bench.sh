@@ -1,0 +1,69 @@
+#!/bin/bash
+# The main job: install what is missing, make the base tree, apply the
+# series, build the base and patched kernels, boot each in every mode under
+# QEMU TCG icount, run the mqueue benchmark and the accounted-allocation
+# microbenchmark, and write the side-by-side report.
+# Usage: scripts/run-bench.sh [--kernels base,patched]
+#          [--modes root,default,noslab,nokmem] [--count N] [--kvm]
+# --kvm reports wall-clock ns under KVM instead of exact icount figures.
+# Results: $OUT_DIR/bench/ (report.md, report.json, overhead.png, logs).
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+load_base
+
+kernels=base,patched modes=root,default,noslab,nokmem count=100000 accel=(--icount)
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernels) kernels=${2:?--kernels needs a value}; shift ;;
+	--modes) modes=${2:?--modes needs a value}; shift ;;
+	--count) count=${2:?--count needs a value}; shift ;;
+	--kvm) accel=(--accel kvm) ;;
+	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown argument '$1' (see $0 --help)" ;;
+	esac
+	shift
+done
+if ! [[ $count =~ ^[1-9][0-9]{0,6}$ ]] || [ "$count" -gt 10000000 ]; then
+	die "--count wants 1..10000000, got '$count'"
+fi
+IFS=, read -ra kernels <<<"$kernels"
+IFS=, read -ra modes <<<"$modes"
+for k in "${kernels[@]}"; do tree_dir "$k" >/dev/null; done
+for m in "${modes[@]}"; do mode_field "$m" 2 >/dev/null; done
+
+"$REPO_ROOT/scripts/install-deps.sh"
+"$REPO_ROOT/scripts/prepare-base.sh"
+"$REPO_ROOT/scripts/checkout-base.sh"
+"$REPO_ROOT/scripts/apply-series.sh"
+for k in "${kernels[@]}"; do
+	"$REPO_ROOT/scripts/build-kernel.sh" "$k" test bzImage modules
+	"$REPO_ROOT/scripts/build-kmem-bench.sh" "$k" test
+done
+"$REPO_ROOT/scripts/build-initramfs.sh"
+
+res="$OUT_DIR/bench"
+mkdir -p "$res"
+rm -f "$res"/*.json "$res"/*.txt
+for k in "${kernels[@]}"; do
+	for m in "${modes[@]}"; do
+		log="$res/$k-$m.log"
+		"$REPO_ROOT/scripts/boot-guest.sh" "${accel[@]}" --timeout 1800 \
+			--append "harness.count=$count" --log "$log" "$k" test "$m" bench ||
+			die "benchmark of $k in mode $m failed (console log: $log)"
+		for f in bench.json kmem.txt; do
+			sed -n "/^HARNESS-BEGIN $f\$/,/^HARNESS-END $f\$/{//!p}" "$log" >"$res/$k-$m.${f#*.}"
+		done
+		[ -s "$res/$k-$m.json" ] || die "no benchmark output from $k in mode $m (console log: $log)"
+	done
+done
+if [ "${accel[0]}" = --icount ]; then
+	method="QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p') TCG -icount shift=0,sleep=off: 1 guest ns = 1 guest instruction; figures repeat exactly (stddev 0)"
+else
+	method="QEMU KVM: wall-clock ns"
+fi
+python3 "$REPO_ROOT/scripts/bench-report.py" --method "$method" \
+	--base-desc "$(git -C "$(tree_dir base)" log -1 --format=%s)" \
+	--kernels "$(IFS=,; echo "${kernels[*]}")" --modes "$(IFS=,; echo "${modes[*]}")" "$res"
+cat "$res/report.md"
+msg "report: $res/report.md, $res/report.json, $res/overhead.png"
