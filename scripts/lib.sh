@@ -101,10 +101,12 @@ configset_fragments() {
 	esac
 }
 
-# Source worktree of a variant: base or patched.
+# Source worktree of a variant: base, patched, or bisect (the scratch tree
+# apply-series.sh uses, checked out at each patch in turn by run-tests.sh).
 tree_dir() {
 	case "$1" in
 	base | patched) printf '%s/trees/%s\n' "$(work_dir)" "$1" ;;
+	bisect) printf '%s/trees/apply\n' "$(work_dir)" ;;
 	*) die "unknown kernel variant '$1' (base or patched)" ;;
 	esac
 }

@@ -1,0 +1,308 @@
+#!/bin/bash
+# The test command: checks the series and the harness from end to end.
+# Usage: scripts/run-tests.sh [--groups style,apply,bisect,boot,send]
+# Groups:
+#   style   checkpatch --strict on every patch, patch form, series vs
+#           patches/, shellcheck, -Wall -Wextra builds of the test programs
+#   apply   git am and quilt apply the series; format-patch regenerates it
+#   bisect  after each patch, the objects it touches compile with
+#           CONFIG_MEMCG=n, SLUB + MEMCG and SLAB + MEMCG
+#   boot    base and patched kernels boot in modes default, noslab,
+#           nomemobj, nokmem and run the memcg, mqueue and new selftests;
+#           a test that passes on the base and fails patched fails here
+#   send    cover letter, get_maintainer.pl, git send-email --dry-run
+# Output: one "ok N - ..." / "not ok N - ..." line a check, logs under
+# $OUT_DIR/tests, and a last line "N passed, N failed".
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+load_base
+
+groups=style,apply,bisect,boot,send
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--groups) groups=${2:?--groups needs a value}; shift ;;
+	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown argument '$1' (see $0 --help)" ;;
+	esac
+	shift
+done
+for g in ${groups//,/ }; do
+	case "$g" in style | apply | bisect | boot | send) ;; *) die "unknown group '$g'" ;; esac
+done
+want() { [[ ",$groups," == *",$1,"* ]]; }
+
+logdir="$OUT_DIR/tests"
+rm -rf "$logdir"
+mkdir -p "$logdir"
+n=0 passed=0 failed=0 last_log=''
+
+# check NAME CMD...: run CMD, log its output, print one TAP line.
+check() {
+	local name=$1 log
+	shift
+	n=$((n + 1))
+	log="$logdir/$(printf '%03d' "$n")-${name//[^A-Za-z0-9_.-]/_}.log"
+	last_log=$log
+	if "$@" >"$log" 2>&1; then
+		passed=$((passed + 1))
+		echo "ok $n - $name"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $name"
+		sed 's/^/#   /' "$log" | tail -n 25
+		echo "#   (log: $log)"
+	fi
+}
+
+# note TEXT: a diagnostic line in the TAP stream.
+note() { printf '# %s\n' "$*"; }
+
+"$REPO_ROOT/scripts/install-deps.sh"
+"$REPO_ROOT/scripts/prepare-base.sh"
+"$REPO_ROOT/scripts/checkout-base.sh"
+mapfile -t patches < <(series_patches)
+base_tree=$(tree_dir base)
+
+# --- style -----------------------------------------------------------------
+checkpatch_clean() {
+	local out cs=()
+	[ -f /usr/share/codespell/dictionary.txt ] && cs=(--codespell)
+	out=$(cd "$base_tree" && perl scripts/checkpatch.pl --strict "${cs[@]}" --terse --no-summary --showfile "$1") || true
+	printf '%s\n' "$out"
+	! printf '%s\n' "$out" | grep -qE ': (ERROR|WARNING|CHECK):'
+}
+
+patch_form() {
+	local p=$1
+	head -n 1 "$p" | grep -qE '^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001$' || { echo "not git format-patch output"; return 1; }
+	grep -q '^Subject: \[PATCH' "$p" || { echo "no Subject: [PATCH ...]"; return 1; }
+	grep -q '^Signed-off-by: .* <.*@.*>$' "$p" || { echo "no Signed-off-by"; return 1; }
+	# A body: text between the headers and the first ---.
+	awk 'NR > 1 && /^$/ && !h { h = 1; next } h && /^---$/ { exit } h && NF { b++ } END { exit !(b >= 3) }' "$p" ||
+		{ echo "commit message body has fewer than 3 lines"; return 1; }
+}
+
+series_matches_dir() {
+	local listed actual
+	listed=$(grep -oE '[^ #]+\.patch' "$REPO_ROOT/$BASE_SERIES" | sort)
+	actual=$(find "$REPO_ROOT/$BASE_PATCHDIR" -maxdepth 1 -name '*.patch' -printf '%f\n' | sort)
+	diff <(printf '%s\n' "$listed") <(printf '%s\n' "$actual")
+}
+
+c_warning_free() {
+	local out
+	out=$(gcc -O2 -Wall -Wextra -static -o /dev/null "$@" -lrt -pthread 2>&1) || { printf '%s\n' "$out"; return 1; }
+	# Only our own files count (the selftests' cgroup_util.h is upstream's).
+	printf '%s\n' "$out"
+	! printf '%s\n' "$out" | grep -E "^($(IFS='|'; echo "${*##*/}")):[0-9]+:[0-9]+: warning"
+}
+
+if want style; then
+	note "group style"
+	for p in "${patches[@]}"; do
+		check "style: checkpatch --strict ${p##*/}" checkpatch_clean "$p"
+		check "style: format of ${p##*/}" patch_form "$p"
+	done
+	check "style: series names exactly the files in patches/" series_matches_dir
+	check "style: shellcheck" shellcheck "$REPO_ROOT"/scripts/*.sh "$REPO_ROOT"/tests/guest/*.sh "$REPO_ROOT"/tests/guest/init "$REPO_ROOT"/.ci/run
+	check "style: mq-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/mq-bench.c"
+	check "style: checkpatch --strict kmem_bench.c" bash -c "cd '$base_tree' && perl scripts/checkpatch.pl --strict --no-tree --terse -f '$REPO_ROOT/tests/kmem-bench/kmem_bench.c' | (! grep -E 'ERROR|WARNING|CHECK')"
+fi
+
+# --- apply -----------------------------------------------------------------
+quilt_applies() {
+	local q
+	q="$(work_dir)/trees/quilt"
+	git -C "$(src_repo)" worktree remove --force "$q" 2>/dev/null || rm -rf "$q"
+	git -C "$(src_repo)" worktree prune
+	git -C "$(src_repo)" worktree add -q --detach "$q" "$(base_ref)"
+	(cd "$q" && QUILT_PATCHES="$REPO_ROOT/$BASE_PATCHDIR" QUILT_SERIES="$REPO_ROOT/$BASE_SERIES" quilt push -a -q --fuzz=0)
+	rm -rf "$q/.pc"
+	# Same tree as git am made.
+	git -C "$q" add -f -A
+	git -C "$q" diff --cached --stat "$(series_branch)"
+	git -C "$q" diff --cached --quiet "$(series_branch)"
+	local rc=$?
+	git -C "$(src_repo)" worktree remove --force "$q"
+	return $rc
+}
+
+format_patch_roundtrip() {
+	local tmp rc=0 p b
+	tmp=$(mktemp -d)
+	git -C "$(src_repo)" format-patch -q -o "$tmp" "$(base_ref)..$(series_branch)"
+	for p in "${patches[@]}"; do
+		b=${p##*/}
+		[ -f "$tmp/$b" ] || { echo "format-patch made no $b"; rc=1; continue; }
+		diff <(sed -n '/^diff --git/,/^-- $/p' "$p") <(sed -n '/^diff --git/,/^-- $/p' "$tmp/$b") || rc=1
+	done
+	rm -rf "$tmp"
+	return $rc
+}
+
+if want apply || want bisect || want boot || want send; then
+	note "group apply"
+	check "apply: git am of the series onto the base" "$REPO_ROOT/scripts/apply-series.sh"
+	if want apply; then
+		check "apply: quilt push -a gives the same tree" quilt_applies
+		check "apply: git format-patch of the applied branch gives the same diffs" format_patch_roundtrip
+	fi
+fi
+
+# --- bisect ----------------------------------------------------------------
+# Objects to compile for a config: the allocator and memcg code that
+# includes what the series touches, plus every .c file a patch touches.
+bisect_objects() {
+	local cfg=$1 commit=$2 objs=(mm/slab_common.o mm/page_alloc.o mm/percpu.o kernel/fork.o)
+	grep -q '^CONFIG_SLUB=y' "$cfg" && objs+=(mm/slub.o)
+	grep -q '^CONFIG_SLAB=y' "$cfg" && objs+=(mm/slab.o)
+	grep -q '^CONFIG_MEMCG=y' "$cfg" && objs+=(mm/memcontrol.o mm/list_lru.o)
+	local f
+	for f in $(git -C "$(src_repo)" diff-tree --no-commit-id --name-only -r "$commit" -- '*.c' | grep -v '^tools/'); do
+		objs+=("${f%.c}.o")
+	done
+	printf '%s\n' "${objs[@]}" | sort -u
+}
+
+bisect_build() {
+	local set=$1 commit=$2 tree out
+	tree=$(tree_dir bisect)
+	out=$(build_dir bisect "$set")
+	git -C "$tree" checkout -q -f --detach "$commit"
+	# shellcheck disable=SC2046
+	make -s -C "$tree" O="$out" ARCH=x86_64 -j"$(jobs)" $(bisect_objects "$out/.config" "$commit")
+}
+
+if want bisect; then
+	note "group bisect"
+	nr=${#patches[@]}
+	for set in nomemcg test slab; do
+		# Configure once per config set (an O= dir of the scratch tree).
+		check "bisect: configure $set" "$REPO_ROOT/scripts/build-kernel.sh" bisect "$set" prepare
+	done
+	for i in $(seq 1 "$nr"); do
+		commit=$(git -C "$(src_repo)" rev-parse "$(series_branch)~$((nr - i))")
+		for set in nomemcg test slab; do
+			check "bisect: patch $i/$nr objects build ($set)" bisect_build "$set" "$commit"
+		done
+	done
+	git -C "$(tree_dir bisect)" checkout -q -f --detach "$(series_branch)"
+fi
+
+# --- boot ------------------------------------------------------------------
+boot_modes=(default noslab nomemobj nokmem)
+selftests=cgroup/test_kmem,cgroup/test_memcontrol,cgroup/test_core,cgroup/test_kmem_slab,mqueue/mq_open_tests
+
+known_reason() {
+	awk -v m="$1" -v t="$2" '!/^#/ && NF >= 3 && ($1 == m || $1 == "*") && $2 == t {
+		$1 = ""; $2 = ""; sub(/^ +/, ""); print; exit }' "$REPO_ROOT/tests/known-base-failures.txt"
+}
+
+# compare_results MODE BASE-RESULTS PATCHED-RESULTS TEST
+compare_one() {
+	local mode=$1 b=$2 p=$3 t=$4 bs ps reason
+	bs=$(awk -v t="$t" '$1 == t { print $2 }' "$b")
+	ps=$(awk -v t="$t" '$1 == t { print $2 }' "$p")
+	echo "base: ${bs:-missing}, patched: ${ps:-missing}"
+	case "$ps" in
+	pass | skip) return 0 ;;
+	esac
+	if [ "$bs" = fail ]; then
+		reason=$(known_reason "$mode" "$t")
+		[ -n "$reason" ] || { echo "fails on the base too, but tests/known-base-failures.txt gives no reason"; return 1; }
+		echo "known base failure: $reason"
+		return 0
+	fi
+	echo "REGRESSION: passes on the base, fails patched"
+	return 1
+}
+
+# boot_runs LOG ARGS...: the guest booted and its job ran to the end (the
+# job's own result, e.g. failed selftests, is judged afterwards).
+boot_runs() {
+	local log=$1
+	shift
+	"$REPO_ROOT/scripts/boot-guest.sh" --log "$log" "$@" || true
+	grep -q '^HARNESS-RESULT rc=' "$log"
+}
+
+# noslab_line LOG yes|no: the boot log says slab accounting is off, or not.
+noslab_line() {
+	if grep -q 'slab objects are not charged to memory cgroups' "$1"; then
+		[ "$2" = yes ]
+	else
+		[ "$2" = no ]
+	fi
+}
+
+if want boot; then
+	note "group boot"
+	for k in base patched; do
+		check "boot: build $k kernel (test config)" "$REPO_ROOT/scripts/build-kernel.sh" "$k" test bzImage modules
+	done
+	check "boot: build the initramfs" "$REPO_ROOT/scripts/build-initramfs.sh"
+	for m in "${boot_modes[@]}"; do
+		for k in base patched; do
+			log="$logdir/boot-$k-$m.log"
+			check "boot: $k kernel boots in mode $m and runs the selftests" \
+				boot_runs "$log" --timeout 1500 --args "$selftests" "$k" test "$m" selftests
+			# A non-zero job result only means some test failed:
+			# the comparison below decides.
+			"$REPO_ROOT/scripts/tap-results.sh" "$log" >"$logdir/results-$k-$m.txt" 2>/dev/null || true
+		done
+		mapfile -t tests < <(cut -d' ' -f1 "$logdir/results-patched-$m.txt")
+		for t in "${tests[@]}"; do
+			check "boot: [$m] $t" compare_one "$m" "$logdir/results-base-$m.txt" "$logdir/results-patched-$m.txt" "$t"
+			if grep -q '^known base failure' "$last_log"; then
+				note "  $(grep '^known base failure' "$last_log")"
+			fi
+		done
+		expect=no
+		case "$m" in noslab | nomemobj) expect=yes ;; esac
+		check "boot: [$m] boot log says slab objects are not charged: $expect" \
+			noslab_line "$logdir/boot-patched-$m.log" "$expect"
+	done
+	# The new selftest must be able to fail: the base ignores the flag.
+	check "boot: test_kmem_slab catches a kernel that ignores noslab (base fails it)" \
+		grep -qx 'cgroup/test_kmem_slab:test_slab_objects fail' "$logdir/results-base-noslab.txt"
+fi
+
+# --- send ------------------------------------------------------------------
+cover_letter_real() {
+	local c="$REPO_ROOT/$BASE_PATCHDIR/0000-cover-letter.patch"
+	[ -f "$c" ] || { echo "no cover letter"; return 1; }
+	! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE \*\*\*' "$c" || { echo "cover letter still has the template text"; return 1; }
+	grep -q '^Subject: \[PATCH 0/' "$c" || { echo "no Subject: [PATCH 0/N]"; return 1; }
+	grep -q '^base-commit: [0-9a-f]\{40\}$' "$c" || { echo "no base-commit:"; return 1; }
+	grep -q 'icount' "$c" || { echo "no benchmark method (icount) in the cover letter"; return 1; }
+	grep -qi 'changes\|changelog' "$c" || { echo "no changelog section"; return 1; }
+	grep -q "$BASE_PKG_VERSION" "$c" || { echo "cover letter does not name $BASE_PKG $BASE_PKG_VERSION"; return 1; }
+}
+
+maintainers_in_cover() {
+	local c="$REPO_ROOT/$BASE_PATCHDIR/0000-cover-letter.patch" who missing=0 a
+	who=$(cd "$(tree_dir patched)" && perl scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback --no-tree \
+		"${patches[@]}" 2>/dev/null | grep -o '<[^>]*>' | tr -d '<>' | sort -u)
+	[ -n "$who" ] || { echo "get_maintainer.pl found nobody"; return 1; }
+	for a in $who; do
+		sed -n '1,/^$/p' "$c" | grep -q "$a" || { echo "cover letter To/Cc lacks $a"; missing=1; }
+	done
+	return $missing
+}
+
+send_email_dry_run() {
+	git -C "$(tree_dir patched)" send-email --dry-run --confirm=never --suppress-cc=all \
+		--from="memcg-noslab project <memcg-noslab@example.org>" --to=linux-mm@kvack.org \
+		--smtp-server=/bin/true "$REPO_ROOT/$BASE_PATCHDIR"/*.patch
+}
+
+if want send; then
+	note "group send"
+	check "send: cover letter has subject, body, figures, base and changelog" cover_letter_real
+	check "send: To/Cc of the cover letter come from get_maintainer.pl" maintainers_in_cover
+	check "send: git send-email --dry-run accepts the patches" send_email_dry_run
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,28 @@
+#!/bin/bash
+# Print "program:test status" (status: pass, fail, skip) for every TAP result
+# in a guest console log, and "program:(exit) fail" for a program that
+# exited non-zero (not the kselftest skip code 4) without reporting a
+# failed test: a crash, a timeout.
+# Usage: scripts/tap-results.sh CONSOLE-LOG
+set -euo pipefail
+if [ $# -ne 1 ] || [ ! -f "${1:-}" ]; then
+	echo "usage: $0 CONSOLE-LOG" >&2
+	exit 2
+fi
+awk '
+/^HARNESS-BEGIN tap:/ { prog = substr($2, 5); next }
+/^HARNESS-END tap:/ { prog = ""; next }
+prog != "" && /^(not )?ok [0-9]+ / {
+	st = ($1 == "not") ? "fail" : "pass"
+	i = ($1 == "not") ? 4 : 3
+	if ($i == "#" && toupper($(i + 1)) == "SKIP") { st = "skip"; i += 2 }
+	print prog ":" $i, st
+	if (st == "fail")
+		failed[prog] = 1
+	next
+}
+/^HARNESS-EXIT / {
+	split($3, a, "=")
+	if (a[2] != 0 && a[2] != 4 && !($2 in failed))
+		print $2 ":(exit)", "fail"
+}' "$1"
