@@ -131,11 +131,11 @@ quilt_applies() {
 format_patch_roundtrip() {
 	local tmp rc=0 p b
 	tmp=$(mktemp -d)
-	git -C "$(src_repo)" format-patch -q -o "$tmp" "$(base_ref)..$(series_branch)"
+	git -C "$(src_repo)" -c format.signature= format-patch -q -o "$tmp" "$(base_ref)..$(series_branch)"
 	for p in "${patches[@]}"; do
 		b=${p##*/}
 		[ -f "$tmp/$b" ] || { echo "format-patch made no $b"; rc=1; continue; }
-		diff <(sed -n '/^diff --git/,/^-- $/p' "$p") <(sed -n '/^diff --git/,/^-- $/p' "$tmp/$b") || rc=1
+		diff <(sed -n '/^diff --git/,$p' "$p") <(sed -n '/^diff --git/,$p' "$tmp/$b") || rc=1
 	done
 	rm -rf "$tmp"
 	return $rc
@@ -151,27 +151,27 @@ if want apply || want bisect || want boot || want send; then
 fi
 
 # --- bisect ----------------------------------------------------------------
-# Objects to compile for a config: the allocator and memcg code that
-# includes what the series touches, plus every .c file a patch touches.
-bisect_objects() {
-	local cfg=$1 commit=$2 objs=(mm/slab_common.o mm/page_alloc.o mm/percpu.o kernel/fork.o)
-	grep -q '^CONFIG_SLUB=y' "$cfg" && objs+=(mm/slub.o)
-	grep -q '^CONFIG_SLAB=y' "$cfg" && objs+=(mm/slab.o)
-	grep -q '^CONFIG_MEMCG=y' "$cfg" && objs+=(mm/memcontrol.o mm/list_lru.o)
-	local f
-	for f in $(git -C "$(src_repo)" diff-tree --no-commit-id --name-only -r "$commit" -- '*.c' | grep -v '^tools/'); do
-		objs+=("${f%.c}.o")
-	done
-	printf '%s\n' "${objs[@]}" | sort -u
+# What to compile after each patch: the directories of the .c files it
+# touches (Kbuild then compiles what the config enables there) and mm/,
+# where everything that includes mm/slab.h and the memcg hooks lives.
+bisect_targets() {
+	local commit=$1 f
+	{
+		echo mm/
+		echo kernel/fork.o
+		for f in $(git -C "$(src_repo)" diff-tree --no-commit-id --name-only -r "$commit" -- '*.c' | grep -v '^tools/'); do
+			echo "${f%/*}/"
+		done
+	} | sort -u
 }
 
 bisect_build() {
-	local set=$1 commit=$2 tree out
+	local set=$1 commit=$2 tree out targets
 	tree=$(tree_dir bisect)
 	out=$(build_dir bisect "$set")
 	git -C "$tree" checkout -q -f --detach "$commit"
-	# shellcheck disable=SC2046
-	make -s -C "$tree" O="$out" ARCH=x86_64 -j"$(jobs)" $(bisect_objects "$out/.config" "$commit")
+	mapfile -t targets < <(bisect_targets "$commit")
+	make -s -C "$tree" O="$out" ARCH=x86_64 -j"$(jobs)" "${targets[@]}"
 }
 
 if want bisect; then
@@ -184,7 +184,7 @@ if want bisect; then
 	for i in $(seq 1 "$nr"); do
 		commit=$(git -C "$(src_repo)" rev-parse "$(series_branch)~$((nr - i))")
 		for set in nomemcg test slab; do
-			check "bisect: patch $i/$nr objects build ($set)" bisect_build "$set" "$commit"
+			check "bisect: patch $i/$nr: mm/ and touched directories build ($set)" bisect_build "$set" "$commit"
 		done
 	done
 	git -C "$(tree_dir bisect)" checkout -q -f --detach "$(series_branch)"
