@@ -1,6 +1,6 @@
 #!/bin/bash
 # The test command: checks the series and the harness from end to end.
-# Usage: scripts/run-tests.sh [--groups style,apply,bisect,boot,send]
+# Usage: scripts/run-tests.sh [--groups style,apply,bisect,boot,debug,send]
 # Groups:
 #   style   checkpatch --strict on every patch, patch form, series vs
 #           patches/, shellcheck, -Wall -Wextra builds of the test programs
@@ -10,6 +10,9 @@
 #   boot    base and patched kernels boot in modes default, noslab,
 #           nomemobj, nokmem and run the memcg, mqueue and new selftests;
 #           a test that passes on the base and fails patched fails here
+#   debug   a lockdep + KASAN + kmemleak build of the patched kernel boots
+#           in modes default and noslab, runs the kmem selftests and a
+#           cgroup churn from two CPUs; any splat in the console fails
 #   send    cover letter, get_maintainer.pl, git send-email --dry-run
 # Output: one "ok N - ..." / "not ok N - ..." line a check, logs under
 # $OUT_DIR/tests, and a last line "N passed, N failed".
@@ -18,7 +21,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 load_base
 
-groups=style,apply,bisect,boot,send
+groups=style,apply,bisect,boot,debug,send
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--groups) groups=${2:?--groups needs a value}; shift ;;
@@ -28,7 +31,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 for g in ${groups//,/ }; do
-	case "$g" in style | apply | bisect | boot | send) ;; *) die "unknown group '$g'" ;; esac
+	case "$g" in style | apply | bisect | boot | debug | send) ;; *) die "unknown group '$g'" ;; esac
 done
 want() { [[ ",$groups," == *",$1,"* ]]; }
 
@@ -141,7 +144,7 @@ format_patch_roundtrip() {
 	return $rc
 }
 
-if want apply || want bisect || want boot || want send; then
+if want apply || want bisect || want boot || want debug || want send; then
 	note "group apply"
 	check "apply: git am of the series onto the base" "$REPO_ROOT/scripts/apply-series.sh"
 	if want apply; then
@@ -266,6 +269,50 @@ if want boot; then
 	# The new selftest must be able to fail: the base ignores the flag.
 	check "boot: test_kmem_slab catches a kernel that ignores noslab (base fails it)" \
 		grep -qx 'cgroup/test_kmem_slab:test_slab_objects fail' "$logdir/results-base-noslab.txt"
+fi
+
+# --- debug -----------------------------------------------------------------
+# no_splat LOG: the console log has no warning, BUG, lockdep or KASAN
+# report and no kmemleak leak; print what it has.
+splat_re='WARNING:|BUG:|KASAN:|INFO: possible|inconsistent lock state|circular locking|unreferenced object|Kernel panic|Oops|general protection fault'
+no_splat() {
+	if grep -nE "$splat_re" "$1"; then
+		grep -nE -A 25 "$splat_re" "$1" | head -n 80
+		return 1
+	fi
+	echo "no splat in $1"
+}
+
+# results_ok MODE RESULTS: every failure in RESULTS is a known base failure.
+results_ok() {
+	local t st bad=0
+	while read -r t st; do
+		[ "$st" = fail ] || continue
+		if [ -n "$(known_reason "$1" "$t")" ]; then
+			echo "$t: known base failure"
+		else
+			echo "$t: FAILED"
+			bad=1
+		fi
+	done <"$2"
+	return $bad
+}
+
+if want debug; then
+	note "group debug"
+	check "debug: build the patched kernel with lockdep, KASAN, kmemleak" \
+		"$REPO_ROOT/scripts/build-kernel.sh" patched debug bzImage
+	check "debug: build the initramfs" "$REPO_ROOT/scripts/build-initramfs.sh"
+	for m in default noslab; do
+		log="$logdir/debug-$m.log"
+		check "debug: [$m] debug kernel boots, runs kmem selftests and cgroup churn" \
+			boot_runs "$log" --timeout 3000 --append harness.count=100 \
+			--args cgroup/test_kmem,cgroup/test_kmem_slab patched debug "$m" debug
+		"$REPO_ROOT/scripts/tap-results.sh" "$log" >"$logdir/results-debug-$m.txt" 2>/dev/null || true
+		check "debug: [$m] selftests and churn pass (or fail as on the base)" \
+			results_ok "$m" "$logdir/results-debug-$m.txt"
+		check "debug: [$m] no WARNING, BUG, lockdep, KASAN or kmemleak report" no_splat "$log"
+	done
 fi
 
 # --- send ------------------------------------------------------------------
