@@ -31,20 +31,28 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.config-fragments.md5" 2>/dev/null)
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >>"$out/config.log" 2>&1
 	"${mk[@]}" -s olddefconfig >>"$out/config.log" 2>&1
 	# merge_config.sh only warns when a value does not survive: fail here.
-	bad=0
-	while IFS= read -r line; do
-		case "$line" in
-		CONFIG_*=*) want=$line sym=${line%%=*} ;;
-		'# CONFIG_'*' is not set') sym=${line#\# } sym=${sym%% *} want="# $sym is not set" ;;
-		*) continue ;;
-		esac
-		have=$(grep -E "^($sym=|# $sym is not set)" "$out/.config" || true)
-		if [ "$want" != "$have" ] && ! { [ -z "$have" ] && [ "$want" = "# $sym is not set" ]; }; then
-			printf 'error: requested %s, final .config has: %s\n' "$want" "${have:-nothing}" >&2
-			bad=1
-		fi
-	done < <(cat "${frags[@]}")
-	[ $bad -eq 0 ] || die "config set '$set' did not survive olddefconfig (log: $out/config.log)"
+	# A later fragment overrides an earlier one, as in merge_config.sh.
+	if ! awk '
+		FNR == NR { have[$0] = 1; next }
+		/^CONFIG_[A-Za-z0-9_]+=/ { sym = $0; sub(/=.*/, "", sym); want[sym] = $0; next }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set$/ { want[$2] = $0 }
+		END {
+			for (sym in want) {
+				w = want[sym]
+				if (w ~ /is not set$/) {
+					if ((sym "=y") in have || (sym "=m") in have) {
+						printf "error: requested \"%s\", but %s is set\n", w, sym
+						bad = 1
+					}
+				} else if (!(w in have)) {
+					printf "error: requested %s, not in the final .config\n", w
+					bad = 1
+				}
+			}
+			exit bad
+		}' "$out/.config" "${frags[@]}" >&2; then
+		die "config set '$set' did not survive olddefconfig (log: $out/config.log)"
+	fi
 	printf '%s\n' "$stamp" >"$out/.config-fragments.md5"
 fi
 
