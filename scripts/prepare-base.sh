@@ -8,10 +8,11 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 load_base
 
+# check_version DIR [NAME]: `make kernelversion` of DIR must match the base.
 check_version() {
 	local v
-	v=$(make -s -C "$1" kernelversion 2>/dev/null) || die "$1: 'make kernelversion' failed: not a kernel tree"
-	[[ $v =~ $BASE_VERSION_RE ]] || die "$1 is Linux $v, not a $BASE.y tree (base '$BASE')"
+	v=$(make -s -C "$1" kernelversion 2>/dev/null) || die "${2:-$1}: 'make kernelversion' failed: not a kernel tree"
+	[[ $v =~ $BASE_VERSION_RE ]] || die "${2:-$1} is Linux $v, not a $BASE.y tree (base '$BASE')"
 	printf '%s\n' "$v"
 }
 
@@ -21,7 +22,7 @@ if [ -n "${KSRC:-}" ]; then
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	git -C "$KSRC" show "$ref:Makefile" >"$tmp/Makefile" || die "KSRC: no Makefile at $ref"
-	v=$(check_version "$tmp")
+	v=$(check_version "$tmp" "KSRC=$KSRC")
 	msg "using your tree $KSRC at $(git -C "$KSRC" rev-parse --short "$ref") (Linux $v)"
 	msg "the harness works in git worktrees under $(work_dir) and creates branch $(series_branch) in $KSRC; it changes nothing else there"
 	exit 0
