@@ -6,8 +6,9 @@
 #   MODE: a mode from modes.conf (root, default, noslab, nomemobj, nokmem)
 #   JOB:  a guest job (tests/guest/job-JOB.sh): bench, selftests, ...
 # Options:
-#   --icount        TCG with -icount shift=0,sleep=off (exact, repeatable;
-#                   guest ns = guest instructions). Default for JOB=bench.
+#   --icount        TCG with -icount shift=0,sleep=off and -seed 1 (exact,
+#                   repeatable; guest ns = guest instructions). Default for
+#                   JOB=bench.
 #   --accel A       kvm or tcg (default: kvm when /dev/kvm is usable)
 #   --timeout S     seconds before the guest counts as hung (default 900)
 #   --mem M         guest memory in MiB (default 2048; 512 for bench)
@@ -117,7 +118,10 @@ if [ "$accel" = kvm ]; then
 else
 	qemu+=(-accel tcg -cpu max)
 fi
-[ -z "$icount" ] || qemu+=(-icount 'shift=0,sleep=off')
+# icount makes guest time deterministic; -seed and a virtual RTC do the
+# same for the guest's random numbers (RDRAND) and its wall clock, which
+# otherwise move address layouts and with them a few instructions.
+[ -z "$icount" ] || qemu+=(-icount 'shift=0,sleep=off' -seed 1 -rtc 'base=2024-01-01T00:00:00,clock=vm')
 
 msg "boot $variant/$set mode=$mode job=$job [$method] log: $log"
 set +e
