@@ -170,7 +170,7 @@ set style fill solid 0.8 border -1
 set key top right
 set yrange [0:*]
 set ylabel 'guest ns (icount: instructions)'
-plot '{dat}' {cols.replace("''", repr(dat), 1)}
+plot {cols.replace("''", repr(dat), 1)}
 """
         try:
             subprocess.run(["gnuplot"], input=script, text=True, check=True)

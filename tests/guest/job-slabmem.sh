@@ -14,10 +14,14 @@ echo 3 >/proc/sys/vm/drop_caches
 before=$(slab_kb)
 (
 	echo 0 >"$cg/cgroup.procs" # moves this subshell
-	cd /scratch/slabmem && i=0 && while [ "$i" -lt "$n" ]; do
-		: >"f$i"
+	cd /scratch/slabmem || exit 1
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		: >"f$i" || exit 1
 		i=$((i + 1))
 	done
-)
+) || { echo "HARNESS: creating $n files failed"; exit 1; }
 after=$(slab_kb)
-echo "slabmem files=$n slab_before_kb=$before slab_after_kb=$after delta_kb=$((after - before)) memcg_slab=$(sed -n 's/^slab //p' "$cg/memory.stat")"
+made=$(find /scratch/slabmem -type f | wc -l)
+[ "$made" -eq "$n" ] || { echo "HARNESS: $made files made, not $n"; exit 1; }
+echo "slabmem files=$made slab_before_kb=$before slab_after_kb=$after delta_kb=$((after - before)) memcg_slab=$(sed -n 's/^slab //p' "$cg/memory.stat")"
