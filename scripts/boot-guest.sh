@@ -31,13 +31,19 @@ icount='' accel='' timeout=900 mem='' smp='' append='' args='' log='' method=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--icount) icount=1 ;;
-	--accel) accel=${2:?}; shift ;;
-	--timeout) timeout=${2:?}; shift ;;
-	--mem) mem=${2:?}; shift ;;
-	--smp) smp=${2:?}; shift ;;
-	--append) append=${2:?}; shift ;;
-	--args) args=${2:?}; shift ;;
-	--log) log=${2:?}; shift ;;
+	--accel | --timeout | --mem | --smp | --append | --args | --log)
+		[ $# -ge 2 ] || die "$1 needs a value (see $0 --help)"
+		case "$1" in
+		--accel) accel=$2 ;;
+		--timeout) timeout=$2 ;;
+		--mem) mem=$2 ;;
+		--smp) smp=$2 ;;
+		--append) append=$2 ;;
+		--args) args=$2 ;;
+		--log) log=$2 ;;
+		esac
+		shift
+		;;
 	-h | --help) usage ;;
 	-*) printf 'error: unknown option %s\n' "$1" >&2; usage ;;
 	*) pos+=("$1") ;;
@@ -46,6 +52,8 @@ while [ $# -gt 0 ]; do
 done
 [ ${#pos[@]} -eq 4 ] || usage
 variant=${pos[0]} set=${pos[1]} mode=${pos[2]} job=${pos[3]}
+tree_dir "$variant" >/dev/null
+configset_fragments "$set" >/dev/null
 [ -f "$REPO_ROOT/tests/guest/job-$job.sh" ] || die "unknown job '$job' (no tests/guest/job-$job.sh)"
 cg=$(mode_field "$mode" 2)
 flags=$(mode_field "$mode" 3)

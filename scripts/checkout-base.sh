@@ -3,6 +3,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+no_args "$0" "$@"
 load_base
 
 repo=$(src_repo)

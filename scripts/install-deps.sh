@@ -4,6 +4,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+no_args "$0" "$@"
 load_base
 
 pkgs=(

@@ -128,3 +128,19 @@ mode_field() {
 initramfs_path() {
 	printf '%s/build/initramfs.cpio\n' "$(work_dir)"
 }
+
+# print_usage SCRIPT: the comment block at the top of SCRIPT.
+print_usage() {
+	sed -n '2,/^set -euo/p' "$1" | sed '$d; s/^# \{0,1\}//'
+}
+
+# no_args SCRIPT ARGS...: for scripts that take no arguments but --help.
+no_args() {
+	local script=$1
+	shift
+	case "${1:-}" in
+	'') return 0 ;;
+	-h | --help) print_usage "$script"; exit 0 ;;
+	*) die "$(basename "$script") takes no arguments (got '$1'); see --help" ;;
+	esac
+}

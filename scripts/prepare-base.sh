@@ -6,6 +6,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+no_args "$0" "$@"
 load_base
 
 # check_version DIR [NAME]: `make kernelversion` of DIR must match the base.

@@ -4,7 +4,7 @@
 # QEMU TCG icount, run the mqueue benchmark and the accounted-allocation
 # microbenchmark, and write the side-by-side report.
 # Usage: scripts/run-bench.sh [--kernels base,patched]
-#          [--modes root,default,noslab,nokmem] [--count N] [--kvm]
+#          [--modes root,default,noslab,nomemobj,nokmem] [--count N] [--kvm]
 # --kvm reports wall-clock ns under KVM instead of exact icount figures.
 # Results: $OUT_DIR/bench/ (report.md, report.json, overhead.png, logs).
 set -euo pipefail
@@ -12,14 +12,20 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 load_base
 
-kernels=base,patched modes=root,default,noslab,nokmem count=100000 accel=(--icount)
+kernels=base,patched modes=root,default,noslab,nomemobj,nokmem count=100000 accel=(--icount)
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--kernels) kernels=${2:?--kernels needs a value}; shift ;;
-	--modes) modes=${2:?--modes needs a value}; shift ;;
-	--count) count=${2:?--count needs a value}; shift ;;
+	--kernels | --modes | --count)
+		[ $# -ge 2 ] || die "$1 needs a value (see $0 --help)"
+		case "$1" in
+		--kernels) kernels=$2 ;;
+		--modes) modes=$2 ;;
+		--count) count=$2 ;;
+		esac
+		shift
+		;;
 	--kvm) accel=(--accel kvm) ;;
-	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) print_usage "$0"; exit 0 ;;
 	*) die "unknown argument '$1' (see $0 --help)" ;;
 	esac
 	shift

@@ -24,14 +24,17 @@ load_base
 groups=style,apply,bisect,boot,debug,send
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--groups) groups=${2:?--groups needs a value}; shift ;;
-	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	--groups) [ $# -ge 2 ] || die "--groups needs a value"; groups=$2; shift ;;
+	-h | --help) print_usage "$0"; exit 0 ;;
 	*) die "unknown argument '$1' (see $0 --help)" ;;
 	esac
 	shift
 done
 for g in ${groups//,/ }; do
-	case "$g" in style | apply | bisect | boot | debug | send) ;; *) die "unknown group '$g'" ;; esac
+	case "$g" in
+	style | apply | bisect | boot | debug | send) ;;
+	*) die "unknown group '$g' (groups: style, apply, bisect, boot, debug, send)" ;;
+	esac
 done
 want() { [[ ",$groups," == *",$1,"* ]]; }
 
@@ -71,7 +74,8 @@ base_tree=$(tree_dir base)
 checkpatch_clean() {
 	local out cs=()
 	[ -f /usr/share/codespell/dictionary.txt ] && cs=(--codespell)
-	out=$(cd "$base_tree" && perl scripts/checkpatch.pl --strict "${cs[@]}" --terse --no-summary --showfile "$1") || true
+	# Debian's python3 (with python3-ply, python3-git) for spdxcheck.py.
+	out=$(cd "$base_tree" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict "${cs[@]}" --terse --no-summary --showfile "$1") || true
 	printf '%s\n' "$out"
 	! printf '%s\n' "$out" | grep -qE ': (ERROR|WARNING|CHECK):'
 }
@@ -110,7 +114,7 @@ if want style; then
 	check "style: series names exactly the files in patches/" series_matches_dir
 	check "style: shellcheck" shellcheck "$REPO_ROOT"/scripts/*.sh "$REPO_ROOT"/tests/guest/*.sh "$REPO_ROOT"/tests/guest/init "$REPO_ROOT"/.ci/run
 	check "style: mq-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/mq-bench.c"
-	check "style: checkpatch --strict kmem_bench.c" bash -c "cd '$base_tree' && perl scripts/checkpatch.pl --strict --no-tree --terse -f '$REPO_ROOT/tests/kmem-bench/kmem_bench.c' | (! grep -E 'ERROR|WARNING|CHECK')"
+	check "style: checkpatch --strict kmem_bench.c" bash -c "cd '$base_tree' && PATH=/usr/bin:\$PATH perl scripts/checkpatch.pl --strict --no-tree --terse -f '$REPO_ROOT/tests/kmem-bench/kmem_bench.c' | (! grep -E 'ERROR|WARNING|CHECK')"
 fi
 
 # --- apply -----------------------------------------------------------------
