@@ -15,10 +15,8 @@ ref=$(base_ref)
 scratch="$(work_dir)/trees/apply"
 tree=$(tree_dir patched)
 branch=$(series_branch)
-git -C "$repo" worktree prune
 if [ ! -e "$scratch/.git" ]; then
-	mkdir -p "$(dirname "$scratch")"
-	git -C "$repo" worktree add -q --detach "$scratch" "$ref"
+	add_worktree "$scratch" "$ref"
 fi
 git -C "$scratch" am --abort >/dev/null 2>&1 || true
 git -C "$scratch" checkout -q -f --detach "$ref"
@@ -49,7 +47,7 @@ head=$(git -C "$scratch" rev-parse HEAD)
 git -C "$repo" branch -f "$branch" "$head"
 [ -z "${KSRC:-}" ] || msg "created/updated branch $branch in $KSRC"
 if [ ! -e "$tree/.git" ]; then
-	git -C "$repo" worktree add -q --detach "$tree" "$head"
+	add_worktree "$tree" "$head"
 else
 	git -C "$tree" checkout -q -f --detach "$head"
 fi

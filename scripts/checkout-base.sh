@@ -6,13 +6,10 @@ set -euo pipefail
 no_args "$0" "$@"
 load_base
 
-repo=$(src_repo)
 ref=$(base_ref)
 tree=$(tree_dir base)
 if [ ! -d "$tree/.git" ] && [ ! -f "$tree/.git" ]; then
-	git -C "$repo" worktree prune
-	mkdir -p "$(dirname "$tree")"
-	git -C "$repo" worktree add -q --detach "$tree" "$ref"
+	add_worktree "$tree" "$ref"
 elif [ "$(git -C "$tree" rev-parse HEAD)" != "$ref" ]; then
 	git -C "$tree" checkout -q --detach "$ref"
 fi

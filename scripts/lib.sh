@@ -144,3 +144,12 @@ no_args() {
 	*) die "$(basename "$script") takes no arguments (got '$1'); see --help" ;;
 	esac
 }
+
+# add_worktree DIR COMMIT: a detached worktree of the source repository.
+# (--force: the harness's own worktree may be registered but gone, e.g.
+# after the cache was wiped; the user's other worktrees are left alone,
+# never pruned.)
+add_worktree() {
+	mkdir -p "$(dirname "$1")"
+	git -C "$(src_repo)" worktree add -q -f --detach "$1" "$2"
+}

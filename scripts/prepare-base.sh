@@ -18,7 +18,9 @@ check_version() {
 }
 
 if [ -n "${KSRC:-}" ]; then
-	git -C "$KSRC" rev-parse --git-dir >/dev/null 2>&1 || die "KSRC=$KSRC is not a git repository"
+	if ! err=$(git -C "$KSRC" rev-parse --git-dir 2>&1 >/dev/null); then
+		die "KSRC=$KSRC: ${err:-not a git repository} (a tree owned by another user needs: git config --global --add safe.directory $KSRC)"
+	fi
 	ref=$(base_ref)
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT

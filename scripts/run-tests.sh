@@ -122,8 +122,7 @@ quilt_applies() {
 	local q
 	q="$(work_dir)/trees/quilt"
 	git -C "$(src_repo)" worktree remove --force "$q" 2>/dev/null || rm -rf "$q"
-	git -C "$(src_repo)" worktree prune
-	git -C "$(src_repo)" worktree add -q --detach "$q" "$(base_ref)"
+	add_worktree "$q" "$(base_ref)"
 	(cd "$q" && QUILT_PATCHES="$REPO_ROOT/$BASE_PATCHDIR" QUILT_SERIES="$REPO_ROOT/$BASE_SERIES" quilt push -a -q --fuzz=0)
 	rm -rf "$q/.pc"
 	# Same tree as git am made.
