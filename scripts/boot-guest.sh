@@ -16,6 +16,7 @@
 #   --append STR    more kernel command-line arguments
 #   --args STR      harness.args for the job (e.g. selftest list)
 #   --log FILE      console log (default $OUT_DIR/logs/...)
+#   --kernel FILE   boot this bzImage instead of the variant's build
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -27,11 +28,11 @@ usage() {
 }
 
 pos=()
-icount='' accel='' timeout=900 mem='' smp='' append='' args='' log='' method=''
+icount='' accel='' kernel='' timeout=900 mem='' smp='' append='' args='' log='' method=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--icount) icount=1 ;;
-	--accel | --timeout | --mem | --smp | --append | --args | --log)
+	--accel | --timeout | --mem | --smp | --append | --args | --log | --kernel)
 		[ $# -ge 2 ] || die "$1 needs a value (see $0 --help)"
 		case "$1" in
 		--accel) accel=$2 ;;
@@ -41,6 +42,7 @@ while [ $# -gt 0 ]; do
 		--append) append=$2 ;;
 		--args) args=$2 ;;
 		--log) log=$2 ;;
+		--kernel) kernel=$2 ;;
 		esac
 		shift
 		;;
@@ -58,7 +60,7 @@ configset_fragments "$set" >/dev/null
 cg=$(mode_field "$mode" 2)
 flags=$(mode_field "$mode" 3)
 need_cmd qemu-system-x86_64 qemu-system-x86
-kernel="$(build_dir "$variant" "$set")/arch/x86/boot/bzImage"
+kernel=${kernel:-$(build_dir "$variant" "$set")/arch/x86/boot/bzImage}
 [ -f "$kernel" ] || die "no kernel at $kernel (run scripts/build-kernel.sh $variant $set)"
 
 # KVM when /dev/kvm is there and a guest really runs on it (a nested

@@ -11,7 +11,7 @@ pkgs=(
 	"$BASE_PKG" build-essential bc bison flex libelf-dev libssl-dev
 	cpio xz-utils kmod rsync git python3 quilt shellcheck
 	qemu-system-x86 busybox-static libpopt-dev gnuplot-nox git-email codespell
-	python3-ply python3-git
+	python3-ply python3-git libmailtools-perl
 )
 
 missing=()
