@@ -54,10 +54,6 @@ for t in cgroup mqueue; do
 	mkdir -p "$stage/tests/selftests/$t"
 	find "$st/$t" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/tests/selftests/$t/" \;
 done
-# Fixed timestamps: the same inputs give the same bytes, so icount
-# figures do not move between runs.
-find "$stage" -exec touch -h -d @0 {} +
-(cd "$stage" && find . -print0 | LC_ALL=C sort -z |
-	cpio --null --reproducible -o -H newc --quiet) >"$out.tmp"
+pack_cpio "$stage" "$out.tmp"
 mv "$out.tmp" "$out"
 msg "initramfs: $out ($(du -h "$out" | cut -f1))"

@@ -25,8 +25,4 @@ fi
 stage="$src/cpio"
 mkdir -p "$stage/lib/modules"
 cp "$src/kmem_bench.ko" "$stage/lib/modules/"
-# Fixed timestamps: the same inputs give the same bytes, so icount
-# figures do not move between runs.
-find "$stage" -exec touch -h -d @0 {} +
-(cd "$stage" && find . -print0 | LC_ALL=C sort -z |
-	cpio --null --reproducible -o -H newc --quiet) >"$out/harness-modules.cpio"
+pack_cpio "$stage" "$out/harness-modules.cpio"

@@ -153,3 +153,12 @@ add_worktree() {
 	mkdir -p "$(dirname "$1")"
 	git -C "$(src_repo)" worktree add -q -f --detach "$1" "$2"
 }
+
+# pack_cpio DIR FILE: DIR as a newc cpio archive (an initramfs). Fixed
+# timestamps and order: the same inputs give the same bytes, so icount
+# figures do not move between runs.
+pack_cpio() {
+	find "$1" -exec touch -h -d @0 {} +
+	(cd "$1" && find . -print0 | LC_ALL=C sort -z |
+		cpio --null --reproducible -o -H newc --quiet) >"$2"
+}
