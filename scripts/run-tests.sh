@@ -285,7 +285,9 @@ if want boot; then
 		mv "$res.tmp" "$res"
 	done
 	for m in "${boot_modes[@]}"; do
-		mapfile -t tests < <(cut -d' ' -f1 "$logdir/results-patched-$m.txt")
+		# Every test either kernel reported: one that ran on the base but
+		# never on the patched kernel (it crashed first) counts too.
+		mapfile -t tests < <(cut -d' ' -f1 "$logdir/results-base-$m.txt" "$logdir/results-patched-$m.txt" | sort -u)
 		for t in "${tests[@]}"; do
 			check "boot: [$m] $t" compare_one "$m" "$logdir/results-base-$m.txt" "$logdir/results-patched-$m.txt" "$t"
 			if grep -q '^known base failure\|^failed once' "$last_log"; then
