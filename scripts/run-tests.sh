@@ -100,7 +100,7 @@ series_matches_dir() {
 c_warning_free() {
 	local out
 	out=$(gcc -O2 -Wall -Wextra -static -o /dev/null "$@" -lrt -pthread 2>&1) || { printf '%s\n' "$out"; return 1; }
-	# Only our own files count (the selftests' cgroup_util.h is upstream's).
+	# Only warnings in the named files count (not in headers they include).
 	printf '%s\n' "$out"
 	! printf '%s\n' "$out" | grep -E "^($(IFS='|'; echo "${*##*/}")):[0-9]+:[0-9]+: warning"
 }
