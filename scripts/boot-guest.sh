@@ -23,7 +23,7 @@ set -euo pipefail
 load_base
 
 usage() {
-	sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+	print_usage "$0" >&2
 	exit 2
 }
 

@@ -60,7 +60,7 @@ msg "building $variant/$set (${targets[*]}) in $out"
 log="$out/build.log"
 start=$(date +%s)
 set +e
-"${mk[@]}" -j"$(jobs)" "${targets[@]}" 2>&1 | tee "$log" |
+"${mk[@]}" -j"$(nproc)" "${targets[@]}" 2>&1 | tee "$log" |
 	awk '/^  (CC|AS|LD|AR)/ { n++; if (n % 250 == 0) { printf "    ... %d objects\n", n; fflush() } }'
 rc=${PIPESTATUS[0]}
 set -e

@@ -33,11 +33,6 @@ need_cmd() {
 		die "'$1' not found: install Debian package '$2' (scripts/install-deps.sh does)"
 }
 
-# Number of parallel make jobs.
-jobs() {
-	nproc
-}
-
 # The kernel git repository the harness works from: the user's KSRC, or the
 # one made from the Debian source package by scripts/prepare-base.sh.
 src_repo() {

@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-if ! [[ $count =~ ^[1-9][0-9]{0,6}$ ]] || [ "$count" -gt 10000000 ]; then
+if ! [[ $count =~ ^[1-9][0-9]{0,7}$ ]] || [ "$count" -gt 10000000 ]; then
 	die "--count wants 1..10000000, got '$count'"
 fi
 IFS=, read -ra kernels <<<"$kernels"

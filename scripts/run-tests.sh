@@ -177,7 +177,7 @@ bisect_build() {
 	out=$(build_dir bisect "$set")
 	git -C "$tree" checkout -q -f --detach "$commit"
 	mapfile -t targets < <(bisect_targets "$commit")
-	make -s -C "$tree" O="$out" ARCH=x86_64 -j"$(jobs)" "${targets[@]}"
+	make -s -C "$tree" O="$out" ARCH=x86_64 -j"$(nproc)" "${targets[@]}"
 }
 
 if want bisect; then
