@@ -38,6 +38,8 @@ done
 mkdir -p "$st/bench"
 gcc -O2 -Wall -Wextra -Werror -static -o "$st/bench/mq-bench" \
 	"$REPO_ROOT/tests/mq-bench.c" -lrt
+gcc -O2 -Wall -Wextra -Werror -static -o "$st/bench/slab-fill" \
+	"$REPO_ROOT/tests/slab-fill.c" -lrt
 
 msg "assembling $out"
 rm -rf "$stage"
@@ -49,7 +51,9 @@ done
 install -m 0755 "$REPO_ROOT/tests/guest/init" "$stage/init"
 install -m 0755 "$REPO_ROOT"/tests/guest/job-*.sh "$stage/tests/"
 install -m 0644 "$REPO_ROOT/tests/guest/lib.sh" "$stage/tests/"
-install -m 0755 "$st/bench/mq-bench" "$stage/tests/"
+install -m 0755 "$st/bench/mq-bench" "$st/bench/slab-fill" "$stage/tests/"
+# The harness's own TAP tests run like selftests.
+install -D -m 0755 "$REPO_ROOT/tests/guest/stock-tests.sh" "$stage/tests/selftests/harness/stock"
 for t in cgroup mqueue; do
 	mkdir -p "$stage/tests/selftests/$t"
 	find "$st/$t" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/tests/selftests/$t/" \;

@@ -114,6 +114,7 @@ if want style; then
 	check "style: series names exactly the files in patches/" series_matches_dir
 	check "style: shellcheck" shellcheck "$REPO_ROOT"/scripts/*.sh "$REPO_ROOT"/tests/guest/*.sh "$REPO_ROOT"/tests/guest/init "$REPO_ROOT"/.ci/run
 	check "style: mq-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/mq-bench.c"
+	check "style: slab-fill.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/slab-fill.c"
 	check "style: checkpatch --strict kmem_bench.c" bash -c "cd '$base_tree' && PATH=/usr/bin:\$PATH perl scripts/checkpatch.pl --strict --no-tree --terse -f '$REPO_ROOT/tests/kmem-bench/kmem_bench.c' | (! grep -E 'ERROR|WARNING|CHECK')"
 fi
 
@@ -198,7 +199,7 @@ fi
 
 # --- boot ------------------------------------------------------------------
 boot_modes=(default noslab nomemobj nokmem)
-selftests=cgroup/test_kmem,cgroup/test_memcontrol,cgroup/test_core,cgroup/test_kmem_slab,mqueue/mq_open_tests
+selftests=cgroup/test_kmem,cgroup/test_memcontrol,cgroup/test_core,cgroup/test_kmem_slab,mqueue/mq_open_tests,harness/stock
 
 known_reason() {
 	awk -v m="$1" -v t="$2" '!/^#/ && NF >= 3 && ($1 == m || $1 == "*") && $2 == t {
@@ -340,7 +341,7 @@ if want debug; then
 		log="$logdir/debug-$m.log"
 		check "debug: [$m] debug kernel boots, runs kmem selftests and cgroup churn" \
 			boot_runs "$log" --timeout 2400 --mem 1024 --append harness.churn=30 \
-			--args cgroup/test_kmem,cgroup/test_kmem_slab patched debug "$m" debug
+			--args cgroup/test_kmem,cgroup/test_kmem_slab,harness/stock patched debug "$m" debug
 		"$REPO_ROOT/scripts/tap-results.sh" "$log" >"$logdir/results-debug-$m.txt" 2>/dev/null || true
 		check "debug: [$m] selftests and churn pass (or fail as on the base)" \
 			results_ok "$m" "$logdir/results-debug-$m.txt"

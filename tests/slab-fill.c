@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slab-fill.c - charge accounted slab objects to memory cgroups from
+ * children that leave nothing behind, for the harness's stock tests.
+ *
+ * Every POSIX message queue message is a kmalloc(GFP_KERNEL_ACCOUNT)
+ * object charged to the cgroup of the sender while it sits in the queue.
+ * The parent makes the queue (so the queue itself is not charged to the
+ * cgroups under test), forks the children, waits for them and removes the
+ * queue, which frees whatever messages are left.
+ *
+ *   slab-fill fill CGROUP
+ *	One child joins CGROUP and sends 1000-byte messages to a queue that
+ *	holds 65536 until mq_send() fails.  Exit 0 if the cgroup's memory
+ *	limit stopped it (ENOMEM, or the OOM killer killed the child).
+ *   slab-fill churn CGROUP-A CGROUP-B CPU COUNT
+ *	A child in CGROUP-A sends COUNT messages that a child in CGROUP-B
+ *	receives, both on CPU: each message is charged in one cgroup and
+ *	uncharged by a task of the other.  Exit 0 when both children did.
+ *
+ * Prints one line of what happened.  Exit 1 on failure, 2 on bad usage.
+ * Build: gcc -O2 -Wall -Wextra -static -o slab-fill tests/slab-fill.c -lrt
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <mqueue.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MSG_BYTES	1000
+#define FILL_DEPTH	65536
+#define CHURN_DEPTH	10
+
+static char qname[NAME_MAX];
+
+static int write_file(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fputs(val, f) >= 0;
+	return (fclose(f) == 0 && ok) ? 0 : -1;
+}
+
+static int join_cgroup(const char *dir)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s/cgroup.procs", dir) >= (int)sizeof(path))
+		return -1;
+	return write_file(path, "0");
+}
+
+static int pin_cpu(long cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static mqd_t open_queue(long depth, int flags)
+{
+	struct mq_attr attr = { .mq_maxmsg = depth, .mq_msgsize = MSG_BYTES };
+	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
+
+	/* Root may lift the per-user byte limit and the depth limit. */
+	if (setrlimit(RLIMIT_MSGQUEUE, &unlimited))
+		perror("slab-fill: setrlimit(RLIMIT_MSGQUEUE)");
+	if (depth > CHURN_DEPTH && write_file("/proc/sys/fs/mqueue/msg_max", "65536"))
+		perror("slab-fill: /proc/sys/fs/mqueue/msg_max");
+	snprintf(qname, sizeof(qname), "/slab-fill-%d", (int)getpid());
+	return mq_open(qname, O_CREAT | O_EXCL | O_RDWR | flags, 0600, &attr);
+}
+
+/* Child of "fill": returns its exit code. */
+static int fill(mqd_t q, const char *cgroup)
+{
+	static char msg[MSG_BYTES];
+	unsigned long sent = 0;
+
+	if (join_cgroup(cgroup)) {
+		fprintf(stderr, "slab-fill: cannot join %s: %s\n", cgroup, strerror(errno));
+		return 3;
+	}
+	memset(msg, 'x', sizeof(msg));
+	for (;;) {
+		if (mq_send(q, msg, sizeof(msg), 0)) {
+			int err = errno;
+
+			printf("slab-fill: sent=%lu end=%s\n", sent,
+			       err == ENOMEM ? "ENOMEM" : strerror(err));
+			return err == ENOMEM ? 0 : 1;
+		}
+		sent++;
+	}
+}
+
+/* Child of "churn": sender (receive false) or receiver. */
+static int churn(mqd_t q, const char *cgroup, long cpu, long count, int receive)
+{
+	static char msg[MSG_BYTES];
+	long i;
+
+	if (join_cgroup(cgroup) || pin_cpu(cpu)) {
+		fprintf(stderr, "slab-fill: cannot join %s on CPU %ld: %s\n",
+			cgroup, cpu, strerror(errno));
+		return 3;
+	}
+	for (i = 0; i < count; i++) {
+		if (receive ? mq_receive(q, msg, sizeof(msg), NULL) < 0
+			    : mq_send(q, msg, sizeof(msg), 0)) {
+			perror(receive ? "slab-fill: mq_receive" : "slab-fill: mq_send");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* 0: exited 0; 1: killed by SIGKILL; -1: anything else. */
+static int wait_child(pid_t pid)
+{
+	int status;
+
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	return (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) ? 1 : -1;
+}
+
+static long number(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return (errno || *end || end == s || v < 0) ? -1 : v;
+}
+
+int main(int argc, char **argv)
+{
+	int fill_mode = argc == 3 && !strcmp(argv[1], "fill");
+	int churn_mode = argc == 6 && !strcmp(argv[1], "churn");
+	long cpu = churn_mode ? number(argv[4]) : 0;
+	long count = churn_mode ? number(argv[5]) : 0;
+	pid_t pids[2] = { -1, -1 };
+	int rc = 1, i;
+	mqd_t q;
+
+	if ((!fill_mode && !churn_mode) || cpu < 0 || count < 0) {
+		fprintf(stderr, "usage: %s fill CGROUP\n"
+			"       %s churn CGROUP-A CGROUP-B CPU COUNT\n", argv[0], argv[0]);
+		return 2;
+	}
+	q = open_queue(fill_mode ? FILL_DEPTH : CHURN_DEPTH, fill_mode ? O_NONBLOCK : 0);
+	if (q == (mqd_t)-1) {
+		perror("slab-fill: mq_open");
+		return 1;
+	}
+	fflush(stdout);
+	for (i = 0; i < (fill_mode ? 1 : 2); i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			rc = fill_mode ? fill(q, argv[2])
+				       : churn(q, argv[2 + i], cpu, count, i);
+			fflush(stdout);
+			_exit(rc);
+		}
+		if (pids[i] < 0)
+			perror("slab-fill: fork");
+	}
+	if (fill_mode) {
+		switch (wait_child(pids[0])) {
+		case 0:
+			rc = 0;
+			break;
+		case 1:
+			printf("slab-fill: end=killed (OOM killer)\n");
+			rc = 0;
+			break;
+		}
+	} else {
+		int a = wait_child(pids[0]), b = wait_child(pids[1]);
+
+		rc = (a == 0 && b == 0) ? 0 : 1;
+		printf("slab-fill: churn of %ld messages %s\n", count, rc ? "failed" : "done");
+	}
+	mq_close(q);
+	mq_unlink(qname);
+	return rc;
+}
