@@ -303,6 +303,10 @@ if want boot; then
 	# The new selftest must be able to fail: the base ignores the flag.
 	check "boot: test_kmem_slab catches a kernel that ignores noslab (base fails it)" \
 		grep -qx 'cgroup/test_kmem_slab:test_slab_objects fail' "$logdir/results-base-noslab.txt"
+	# The hotplug test must be able to fail: 6.1 leaves the dead CPU's
+	# objcg stock behind (fixed by patch 5).
+	check "boot: harness/stock catches the objcg stock a dead CPU keeps (base fails it)" \
+		grep -qx 'harness/stock:stock_hotplug fail' "$logdir/results-base-default.txt"
 fi
 
 # --- debug -----------------------------------------------------------------
@@ -354,7 +358,7 @@ cover_letter_real() {
 	local c="$REPO_ROOT/$BASE_PATCHDIR/0000-cover-letter.patch"
 	[ -f "$c" ] || { echo "no cover letter"; return 1; }
 	! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE \*\*\*' "$c" || { echo "cover letter still has the template text"; return 1; }
-	grep -q '^Subject: \[PATCH 0/' "$c" || { echo "no Subject: [PATCH 0/N]"; return 1; }
+	grep -q '^Subject: \[PATCH 0\+/' "$c" || { echo "no Subject: [PATCH 0/N]"; return 1; }
 	grep -q '^base-commit: [0-9a-f]\{40\}$' "$c" || { echo "no base-commit:"; return 1; }
 	grep -q 'icount' "$c" || { echo "no benchmark method (icount) in the cover letter"; return 1; }
 	grep -qi 'changes\|changelog' "$c" || { echo "no changelog section"; return 1; }
