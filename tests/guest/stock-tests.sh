@@ -45,15 +45,19 @@ stat_of() { # CGROUP KEY
 	awk -v k="$2" '$1 == k { print $2 }' "$1/memory.stat"
 }
 
-# drained_to_zero CGROUP: after a drain of the per-cpu stocks of CGROUP and
+# drained_to_zero CGROUP: after drains of the per-cpu stocks of CGROUP and
 # its descendants (memory.high set to 0 drains them, without an OOM kill),
-# memory.current reaches 0 within 20 s.
+# memory.current reaches 0 within 20 s. The drain is asked for again every
+# second: a drain skips all CPUs while another one runs (the trylock in
+# drain_all_stock()), and dying children are released asynchronously.
 drained_to_zero() {
-	echo 0 >"$1/memory.high"
-	echo max >"$1/memory.high"
 	i=0
 	while [ "$(cat "$1/memory.current")" != 0 ]; do
 		[ $i -lt 200 ] || return 1
+		if [ $((i % 10)) -eq 0 ]; then
+			echo 0 >"$1/memory.high"
+			echo max >"$1/memory.high"
+		fi
 		sleep 0.1
 		i=$((i + 1))
 	done
