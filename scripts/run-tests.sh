@@ -344,7 +344,7 @@ if want debug; then
 	for m in default noslab; do
 		log="$logdir/debug-$m.log"
 		check "debug: [$m] debug kernel boots, runs kmem selftests and cgroup churn" \
-			boot_runs "$log" --timeout 2400 --mem 1024 --append harness.churn=30 \
+			boot_runs "$log" --timeout 3600 --mem 1024 --append "harness.churn=30 harness.timeout=1800" \
 			--args cgroup/test_kmem,cgroup/test_kmem_slab,harness/stock patched debug "$m" debug
 		"$REPO_ROOT/scripts/tap-results.sh" "$log" >"$logdir/results-debug-$m.txt" 2>/dev/null || true
 		check "debug: [$m] selftests and churn pass (or fail as on the base)" \

@@ -2,7 +2,8 @@
 # Print "program:test status" (status: pass, fail, skip) for every TAP result
 # in a guest console log, and "program:(exit) fail" for a program that
 # exited non-zero (not the kselftest skip code 4) without reporting a
-# failed test: a crash, a timeout.
+# failed test: a crash; "program:(timeout) fail" for one the guest killed
+# at its time limit (exit code 137, SIGKILL).
 # Usage: scripts/tap-results.sh CONSOLE-LOG
 set -euo pipefail
 if [ $# -ne 1 ] || [ ! -f "${1:-}" ]; then
@@ -23,6 +24,8 @@ prog != "" && /^(not )?ok [0-9]+ / {
 }
 /^HARNESS-EXIT / {
 	split($3, a, "=")
-	if (a[2] != 0 && a[2] != 4 && !($2 in failed))
+	if (a[2] == 137)
+		print $2 ":(timeout)", "fail"
+	else if (a[2] != 0 && a[2] != 4 && !($2 in failed))
 		print $2 ":(exit)", "fail"
 }' "$1"
