@@ -105,6 +105,39 @@ c_warning_free() {
 	! printf '%s\n' "$out" | grep -E "^($(IFS='|'; echo "${*##*/}")):[0-9]+:[0-9]+: warning"
 }
 
+# tap_results_parse: tap-results.sh on a made-up console log gives every
+# kind of result: pass, fail, skip, a crash without a failed test, a test
+# the guest killed at its time limit.
+tap_results_parse() {
+	local d rc=0
+	d=$(mktemp -d)
+	cat >"$d/console.log" <<-'EOF'
+	HARNESS-BEGIN tap:a/one
+	ok 1 good
+	not ok 2 bad
+	ok 3 later # SKIP no cpu1
+	ok 4 # SKIP kselftest_style
+	HARNESS-END tap:a/one
+	HARNESS-EXIT a/one rc=1 secs=3 limit=600
+	HARNESS-BEGIN tap:a/two
+	ok 1 good
+	HARNESS-END tap:a/two
+	HARNESS-EXIT a/two rc=139 secs=1 limit=600
+	HARNESS-BEGIN tap:a/three
+	ok 1 good
+	HARNESS-END tap:a/three
+	HARNESS-EXIT a/three rc=137 secs=600 limit=600
+	EOF
+	printf '%s\n' 'a/one:good pass' 'a/one:bad fail' 'a/one:later skip' \
+		'a/one:kselftest_style skip' \
+		'a/two:good pass' 'a/two:(exit) fail' 'a/three:good pass' \
+		'a/three:(timeout) fail' >"$d/want"
+	"$REPO_ROOT/scripts/tap-results.sh" "$d/console.log" >"$d/got" || rc=1
+	diff "$d/want" "$d/got" || rc=1
+	rm -rf "$d"
+	return $rc
+}
+
 if want style; then
 	note "group style"
 	for p in "${patches[@]}"; do
@@ -112,6 +145,7 @@ if want style; then
 		check "style: format of ${p##*/}" patch_form "$p"
 	done
 	check "style: series names exactly the files in patches/" series_matches_dir
+	check "style: tap-results.sh tells pass, fail, skip, crash and timeout apart" tap_results_parse
 	check "style: shellcheck" shellcheck "$REPO_ROOT"/scripts/*.sh "$REPO_ROOT"/tests/guest/*.sh "$REPO_ROOT"/tests/guest/init "$REPO_ROOT"/.ci/run
 	check "style: mq-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/mq-bench.c"
 	check "style: slab-fill.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/slab-fill.c"

@@ -16,7 +16,9 @@ awk '
 prog != "" && /^(not )?ok [0-9]+ / {
 	st = ($1 == "not") ? "fail" : "pass"
 	i = ($1 == "not") ? 4 : 3
+	# kselftest: "ok 3 # SKIP name..."; TAP: "ok 3 name # SKIP why".
 	if ($i == "#" && toupper($(i + 1)) == "SKIP") { st = "skip"; i += 2 }
+	else if ($(i + 1) == "#" && toupper($(i + 2)) == "SKIP") st = "skip"
 	print prog ":" $i, st
 	if (st == "fail")
 		failed[prog] = 1
