@@ -92,7 +92,8 @@ configset_fragments() {
 	debug) echo qemu-x86_64 memcg selftests debug ;;
 	slab) echo qemu-x86_64 memcg selftests slab ;;
 	nomemcg) echo qemu-x86_64 no-memcg ;;
-	*) die "unknown config set '$1' (test, debug, slab, nomemcg)" ;;
+	vmemmap) echo qemu-x86_64 memcg selftests vmemmap ;;
+	*) die "unknown config set '$1' (test, debug, slab, nomemcg, vmemmap)" ;;
 	esac
 }
 

@@ -5,22 +5,27 @@
 # microbenchmark, and write the side-by-side report.
 # Usage: scripts/run-bench.sh [--kernels base,patched]
 #          [--modes root,default,noslab,nomemobj,nokmem] [--count N] [--kvm]
+#          [--config test|vmemmap]
 # --kvm reports wall-clock ns under KVM instead of exact icount figures.
-# Results: $OUT_DIR/bench/ (report.md, report.json, overhead.png, logs).
+# --config vmemmap builds the guests with CONFIG_SPARSEMEM_VMEMMAP, the
+# memory model of distro kernels (config-fragments/vmemmap.config).
+# Results: $OUT_DIR/bench/ (report.md, report.json, overhead.png, logs);
+# $OUT_DIR/bench-vmemmap/ with --config vmemmap.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 load_base
 
-kernels=base,patched modes=root,default,noslab,nomemobj,nokmem count=100000 accel=(--icount)
+kernels=base,patched modes=root,default,noslab,nomemobj,nokmem count=100000 accel=(--icount) cfg=test
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--kernels | --modes | --count)
+	--kernels | --modes | --count | --config)
 		[ $# -ge 2 ] || die "$1 needs a value (see $0 --help)"
 		case "$1" in
 		--kernels) kernels=$2 ;;
 		--modes) modes=$2 ;;
 		--count) count=$2 ;;
+		--config) cfg=$2 ;;
 		esac
 		shift
 		;;
@@ -33,6 +38,10 @@ done
 if ! [[ $count =~ ^[1-9][0-9]{0,7}$ ]] || [ "$count" -gt 10000000 ]; then
 	die "--count wants 1..10000000, got '$count'"
 fi
+case "$cfg" in
+test | vmemmap) ;;
+*) die "--config wants test or vmemmap, got '$cfg'" ;;
+esac
 IFS=, read -ra kernels <<<"$kernels"
 IFS=, read -ra modes <<<"$modes"
 for k in "${kernels[@]}"; do tree_dir "$k" >/dev/null; done
@@ -43,19 +52,20 @@ for m in "${modes[@]}"; do mode_field "$m" 2 >/dev/null; done
 "$REPO_ROOT/scripts/checkout-base.sh"
 "$REPO_ROOT/scripts/apply-series.sh"
 for k in "${kernels[@]}"; do
-	"$REPO_ROOT/scripts/build-kernel.sh" "$k" test bzImage modules
-	"$REPO_ROOT/scripts/build-kmem-bench.sh" "$k" test
+	"$REPO_ROOT/scripts/build-kernel.sh" "$k" "$cfg" bzImage modules
+	"$REPO_ROOT/scripts/build-kmem-bench.sh" "$k" "$cfg"
 done
 "$REPO_ROOT/scripts/build-initramfs.sh"
 
 res="$OUT_DIR/bench"
+[ "$cfg" = test ] || res+="-$cfg"
 mkdir -p "$res"
 rm -f "$res"/*.json "$res"/*.txt
 for k in "${kernels[@]}"; do
 	for m in "${modes[@]}"; do
 		log="$res/$k-$m.log"
 		"$REPO_ROOT/scripts/boot-guest.sh" "${accel[@]}" --timeout 1800 \
-			--append "harness.count=$count" --log "$log" "$k" test "$m" bench ||
+			--append "harness.count=$count" --log "$log" "$k" "$cfg" "$m" bench ||
 			die "benchmark of $k in mode $m failed (console log: $log)"
 		for f in bench.json kmem.txt; do
 			sed -n "/^HARNESS-BEGIN $f\$/,/^HARNESS-END $f\$/{//!p}" "$log" >"$res/$k-$m.${f#*.}"
