@@ -108,7 +108,7 @@ c_warning_free() {
 
 # tap_results_parse: tap-results.sh on a made-up console log gives every
 # kind of result: pass, fail, skip, a crash without a failed test, a test
-# the guest killed at its time limit.
+# the guest killed at its time limit, one killed before it.
 tap_results_parse() {
 	local d rc=0
 	d=$(mktemp -d)
@@ -128,11 +128,14 @@ tap_results_parse() {
 	ok 1 good
 	HARNESS-END tap:a/three
 	HARNESS-EXIT a/three rc=137 secs=600 limit=600
+	HARNESS-BEGIN tap:a/four
+	HARNESS-END tap:a/four
+	HARNESS-EXIT a/four rc=137 secs=12 limit=600
 	EOF
 	printf '%s\n' 'a/one:good pass' 'a/one:bad fail' 'a/one:later skip' \
 		'a/one:kselftest_style skip' \
 		'a/two:good pass' 'a/two:(exit) fail' 'a/three:good pass' \
-		'a/three:(timeout) fail' >"$d/want"
+		'a/three:(timeout) fail' 'a/four:(exit) fail' >"$d/want"
 	"$REPO_ROOT/scripts/tap-results.sh" "$d/console.log" >"$d/got" || rc=1
 	diff "$d/want" "$d/got" || rc=1
 	rm -rf "$d"

@@ -3,7 +3,8 @@
 # in a guest console log, and "program:(exit) fail" for a program that
 # exited non-zero (not the kselftest skip code 4) without reporting a
 # failed test: a crash; "program:(timeout) fail" for one the guest killed
-# at its time limit (exit code 137, SIGKILL).
+# at its time limit (exit code 137, SIGKILL, with secs >= limit; a SIGKILL
+# before the limit, e.g. from the OOM killer, is an "(exit)").
 # Usage: scripts/tap-results.sh CONSOLE-LOG
 set -euo pipefail
 if [ $# -ne 1 ] || [ ! -f "${1:-}" ]; then
@@ -25,9 +26,13 @@ prog != "" && /^(not )?ok [0-9]+ / {
 	next
 }
 /^HARNESS-EXIT / {
-	split($3, a, "=")
-	if (a[2] == 137)
+	delete v
+	for (f = 3; f <= NF; f++) {
+		split($f, a, "=")
+		v[a[1]] = a[2]
+	}
+	if (v["rc"] == 137 && "limit" in v && v["secs"] + 0 >= v["limit"] + 0)
 		print $2 ":(timeout)", "fail"
-	else if (a[2] != 0 && a[2] != 4 && !($2 in failed))
+	else if (v["rc"] != 0 && v["rc"] != 4 && !($2 in failed))
 		print $2 ":(exit)", "fail"
 }' "$1"
