@@ -97,13 +97,15 @@ configset_fragments() {
 	esac
 }
 
-# Source worktree of a variant: base, patched, or bisect (the scratch tree
-# apply-series.sh uses, checked out at each patch in turn by run-tests.sh).
+# Source worktree of a variant: base, patched, bisect (the scratch tree
+# apply-series.sh uses, checked out at each patch in turn by run-tests.sh),
+# or floor (the patched tree with tests/experiments/stock-free-floor.diff,
+# made by make-floor-tree.sh; a measurement, never a kernel to run).
 tree_dir() {
 	case "$1" in
-	base | patched) printf '%s/trees/%s\n' "$(work_dir)" "$1" ;;
+	base | patched | floor) printf '%s/trees/%s\n' "$(work_dir)" "$1" ;;
 	bisect) printf '%s/trees/apply\n' "$(work_dir)" ;;
-	*) die "unknown kernel variant '$1' (base or patched)" ;;
+	*) die "unknown kernel variant '$1' (base, patched or floor)" ;;
 	esac
 }
 

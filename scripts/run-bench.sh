@@ -3,12 +3,15 @@
 # series, build the base and patched kernels, boot each in every mode under
 # QEMU TCG icount, run the mqueue benchmark and the accounted-allocation
 # microbenchmark, and write the side-by-side report.
-# Usage: scripts/run-bench.sh [--kernels base,patched]
+# Usage: scripts/run-bench.sh [--kernels base,patched[,floor]]
 #          [--modes root,default,noslab,nomemobj,nokmem] [--count N] [--kvm]
 #          [--config test|vmemmap]
 # --kvm reports wall-clock ns under KVM instead of exact icount figures.
 # --config vmemmap builds the guests with CONFIG_SPARSEMEM_VMEMMAP, the
 # memory model of distro kernels (config-fragments/vmemmap.config).
+# --kernels ...,floor adds the patched kernel without the objcg stock
+# section (tests/experiments/stock-free-floor.diff): the lower bound of the
+# per-object model, not a kernel to use.
 # Results: $OUT_DIR/bench/ (report.md, report.json, overhead.png, logs);
 # $OUT_DIR/bench-vmemmap/ with --config vmemmap.
 set -euo pipefail
@@ -51,6 +54,9 @@ for m in "${modes[@]}"; do mode_field "$m" 2 >/dev/null; done
 "$REPO_ROOT/scripts/prepare-base.sh"
 "$REPO_ROOT/scripts/checkout-base.sh"
 "$REPO_ROOT/scripts/apply-series.sh"
+for k in "${kernels[@]}"; do
+	[ "$k" != floor ] || "$REPO_ROOT/scripts/make-floor-tree.sh"
+done
 for k in "${kernels[@]}"; do
 	"$REPO_ROOT/scripts/build-kernel.sh" "$k" "$cfg" bzImage modules
 	"$REPO_ROOT/scripts/build-kmem-bench.sh" "$k" "$cfg"

@@ -4,7 +4,8 @@
 # Groups:
 #   style   checkpatch --strict on every patch, patch form, series vs
 #           patches/, shellcheck, -Wall -Wextra builds of the test programs
-#   apply   git am and quilt apply the series; format-patch regenerates it
+#   apply   git am and quilt apply the series; format-patch regenerates it;
+#           the floor experiment (tests/experiments/) still applies
 #   bisect  after each patch, the objects it touches compile with
 #           CONFIG_MEMCG=n, SLUB + MEMCG and SLAB + MEMCG
 #   boot    base and patched kernels boot in modes default, noslab,
@@ -192,6 +193,7 @@ if want apply || want bisect || want boot || want debug || want send; then
 	if want apply; then
 		check "apply: quilt push -a gives the same tree" quilt_applies
 		check "apply: git format-patch of the applied branch gives the same diffs" format_patch_roundtrip
+		check "apply: the floor experiment applies to the patched tree" "$REPO_ROOT/scripts/make-floor-tree.sh"
 	fi
 fi
 
