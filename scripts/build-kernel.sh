@@ -1,6 +1,6 @@
 #!/bin/bash
 # Configure and build a guest kernel out of tree.
-# Usage: scripts/build-kernel.sh base|patched CONFIGSET [make targets...]
+# Usage: scripts/build-kernel.sh base|patched|floor CONFIGSET [make targets...]
 # CONFIGSET is test, debug, slab, nomemcg or vmemmap (see configset_fragments
 # in scripts/lib.sh).
 # The build directory is cached; a second run is incremental.
@@ -9,7 +9,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 load_base
 
-[ $# -ge 2 ] || die "usage: $0 base|patched CONFIGSET [make targets...]"
+[ $# -ge 2 ] || die "usage: $0 base|patched|floor CONFIGSET [make targets...]"
 variant=$1 set=$2
 shift 2
 targets=("$@")
@@ -17,6 +17,10 @@ targets=("$@")
 tree=$(tree_dir "$variant")
 out=$(build_dir "$variant" "$set")
 [ -f "$tree/Makefile" ] || die "no $variant tree at $tree (run scripts/checkout-base.sh or scripts/apply-series.sh)"
+if [ "$variant" = floor ] &&
+	! git -C "$tree" apply -R --check "$REPO_ROOT/tests/experiments/stock-free-floor.diff" 2>/dev/null; then
+	die "the floor tree $tree lacks tests/experiments/stock-free-floor.diff (run scripts/make-floor-tree.sh)"
+fi
 mkdir -p "$out"
 
 frags=()

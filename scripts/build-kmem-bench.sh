@@ -2,13 +2,13 @@
 # Build tests/kmem-bench (the accounted-allocation microbenchmark module)
 # against a built kernel and pack it as a small cpio that boot-guest.sh
 # appends to the initramfs of that kernel.
-# Usage: scripts/build-kmem-bench.sh base|patched CONFIGSET
+# Usage: scripts/build-kmem-bench.sh base|patched|floor CONFIGSET
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 load_base
 
-[ $# -eq 2 ] || die "usage: $0 base|patched CONFIGSET"
+[ $# -eq 2 ] || die "usage: $0 base|patched|floor CONFIGSET"
 tree=$(tree_dir "$1")
 out=$(build_dir "$1" "$2")
 [ -f "$out/Module.symvers" ] || die "$out has no Module.symvers (run scripts/build-kernel.sh $1 $2 bzImage modules)"

@@ -1,10 +1,12 @@
 #!/bin/bash
-# Make (or refresh) the floor tree: the patched tree plus
+# Make (or refresh) the floor tree: the applied series (branch
+# memcg-noslab/<base>, made by scripts/apply-series.sh) plus
 # tests/experiments/stock-free-floor.diff, which keeps the per-object objcg
-# work of the slab hooks and drops the objcg stock section. Its accounting
-# overhead is what any stock design on this model costs at least. Needs the
-# patched tree (scripts/apply-series.sh). If the experiment does not apply,
-# name the hunk and leave the floor tree on the patched commit.
+# work of the slab hooks and drops every slab charge and vmstat update. Its
+# accounting overhead is a floor for stock designs that keep that work. A
+# tree that already is exactly that is left alone (builds stay
+# incremental). If the experiment does not apply, print git's message and
+# leave the floor tree on the series commit, without the experiment.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -12,20 +14,26 @@ no_args "$0" "$@"
 load_base
 
 diff="$REPO_ROOT/tests/experiments/stock-free-floor.diff"
-patched=$(tree_dir patched)
 tree=$(tree_dir floor)
-[ -e "$patched/.git" ] || die "no patched tree at $patched (run scripts/apply-series.sh)"
 [ -f "$diff" ] || die "missing $diff"
-head=$(git -C "$patched" rev-parse HEAD)
+head=$(git -C "$(src_repo)" rev-parse --verify -q "$(series_branch)^{commit}") ||
+	die "no branch $(series_branch) (run scripts/apply-series.sh)"
+name="floor tree: $tree = $(series_branch) ${head:0:12} + ${diff#"$REPO_ROOT"/}"
+if [ -e "$tree/.git" ] && [ "$(git -C "$tree" rev-parse HEAD)" = "$head" ] &&
+	[ -z "$(git -C "$tree" status --porcelain --untracked-files=all -- ':!mm/memcontrol.c')" ] &&
+	git -C "$tree" apply -R --check "$diff" 2>/dev/null; then
+	msg "$name (up to date)"
+	exit 0
+fi
 if [ ! -e "$tree/.git" ]; then
 	add_worktree "$tree" "$head"
 else
-	git -C "$tree" checkout -q -f --detach "$head"
+	git -C "$tree" checkout -q -f --detach "$head" ||
+		die "cannot check out $head in $tree (remove it: git -C $(src_repo) worktree remove --force $tree)"
 	git -C "$tree" clean -q -f -d
 fi
 if ! out=$(git -C "$tree" apply "$diff" 2>&1); then
 	printf '%s\n' "$out" >&2
-	git -C "$tree" checkout -q -f --detach "$head"
-	die "${diff#"$REPO_ROOT"/} does not apply to the patched tree; floor tree left on $(git -C "$tree" rev-parse --short HEAD)"
+	die "${diff#"$REPO_ROOT"/} does not apply to $(series_branch); floor tree left on ${head:0:12} without it"
 fi
-msg "floor tree: $tree = patched $(git -C "$tree" rev-parse --short HEAD) + ${diff#"$REPO_ROOT"/}"
+msg "$name"
