@@ -18,8 +18,8 @@ tree=$(tree_dir "$variant")
 out=$(build_dir "$variant" "$set")
 [ -f "$tree/Makefile" ] || die "no $variant tree at $tree (run scripts/checkout-base.sh or scripts/apply-series.sh)"
 if [ "$variant" = floor ] &&
-	! git -C "$tree" apply -R --check "$REPO_ROOT/tests/experiments/stock-free-floor.diff" 2>/dev/null; then
-	die "the floor tree $tree lacks tests/experiments/stock-free-floor.diff (run scripts/make-floor-tree.sh)"
+	! git -C "$tree" apply -R --check "$(floor_diff)" 2>/dev/null; then
+	die "the floor tree $tree lacks $(floor_diff) (run scripts/make-floor-tree.sh)"
 fi
 mkdir -p "$out"
 

@@ -99,14 +99,19 @@ configset_fragments() {
 
 # Source worktree of a variant: base, patched, bisect (the scratch tree
 # apply-series.sh uses, checked out at each patch in turn by run-tests.sh),
-# or floor (the patched tree with tests/experiments/stock-free-floor.diff,
-# made by make-floor-tree.sh; a measurement, never a kernel to run).
+# or floor (the applied series plus floor_diff, made by make-floor-tree.sh;
+# benchmarked only, never a kernel to use).
 tree_dir() {
 	case "$1" in
 	base | patched | floor) printf '%s/trees/%s\n' "$(work_dir)" "$1" ;;
 	bisect) printf '%s/trees/apply\n' "$(work_dir)" ;;
 	*) die "unknown kernel variant '$1' (base, patched or floor)" ;;
 	esac
+}
+
+# The floor experiment: the slab hooks without any charge or vmstat update.
+floor_diff() {
+	printf '%s/tests/experiments/stock-free-floor.diff\n' "$REPO_ROOT"
 }
 
 build_dir() {

@@ -13,7 +13,7 @@ set -euo pipefail
 no_args "$0" "$@"
 load_base
 
-diff="$REPO_ROOT/tests/experiments/stock-free-floor.diff"
+diff=$(floor_diff)
 tree=$(tree_dir floor)
 [ -f "$diff" ] || die "missing $diff"
 head=$(git -C "$(src_repo)" rev-parse --verify -q "$(series_branch)^{commit}") ||

@@ -9,9 +9,9 @@
 # --kvm reports wall-clock ns under KVM instead of exact icount figures.
 # --config vmemmap builds the guests with CONFIG_SPARSEMEM_VMEMMAP, the
 # memory model of distro kernels (config-fragments/vmemmap.config).
-# --kernels ...,floor adds the patched kernel without the objcg stock
-# section (tests/experiments/stock-free-floor.diff): the lower bound of the
-# per-object model, not a kernel to use.
+# --kernels ...,floor adds the patched kernel without any slab charge or
+# vmstat update (tests/experiments/stock-free-floor.diff): what the
+# per-object work of these hooks costs by itself; benchmarked only.
 # Results: $OUT_DIR/bench/ (report.md, report.json, overhead.png, logs);
 # $OUT_DIR/bench-vmemmap/ with --config vmemmap.
 set -euo pipefail
