@@ -143,6 +143,53 @@ tap_results_parse() {
 	return $rc
 }
 
+# guest_why LOG PROGRAM:TEST: what the guest printed about a failed test, its
+# result line and the comment lines before it since the previous result, so
+# that a failure is explained in this run's output.
+guest_why() {
+	[ -f "$1" ] || return 0
+	awk -v prog="${2%%:*}" -v t="${2#*:}" '
+	/^HARNESS-BEGIN tap:/ { inside = (substr($2, 5) == prog); n = 0; next }
+	/^HARNESS-END tap:/ { inside = 0; next }
+	!inside { next }
+	/^(not )?ok [0-9]+ / {
+		i = ($1 == "not") ? 4 : 3
+		if ($1 == "not" && ($i == t || ($i == "#" && $(i + 2) == t))) {
+			for (k = (n > 20 ? n - 20 : 0); k < n; k++)
+				print "  guest: " buf[k]
+			print "  guest: " $0
+		}
+		n = 0
+		next
+	}
+	/^#/ { buf[n++] = $0 }' "$1"
+}
+
+# guest_why_fixture: guest_why picks the comment lines before a failed
+# test's result, in its own program only.
+guest_why_fixture() {
+	local d rc=0
+	d=$(mktemp -d)
+	cat >"$d/console.log" <<-'EOF'
+	HARNESS-BEGIN tap:a/one
+	# about good
+	ok 1 good
+	# why bad fails
+	not ok 2 bad # reason
+	# after bad
+	HARNESS-END tap:a/one
+	HARNESS-BEGIN tap:a/two
+	# not this one
+	not ok 1 bad
+	HARNESS-END tap:a/two
+	EOF
+	printf '%s\n' '  guest: # why bad fails' '  guest: not ok 2 bad # reason' >"$d/want"
+	guest_why "$d/console.log" a/one:bad >"$d/got" || rc=1
+	diff "$d/want" "$d/got" || rc=1
+	rm -rf "$d"
+	return $rc
+}
+
 if want style; then
 	note "group style"
 	for p in "${patches[@]}"; do
@@ -151,6 +198,7 @@ if want style; then
 	done
 	check "style: series names exactly the files in patches/" series_matches_dir
 	check "style: tap-results.sh tells pass, fail, skip, crash and timeout apart" tap_results_parse
+	check "style: a regression report shows what the guest printed about the test" guest_why_fixture
 	check "style: shellcheck" shellcheck "$REPO_ROOT"/scripts/*.sh "$REPO_ROOT"/tests/guest/*.sh "$REPO_ROOT"/tests/guest/init "$REPO_ROOT"/.ci/run
 	check "style: mq-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/mq-bench.c"
 	check "style: slab-fill.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/slab-fill.c"
@@ -277,6 +325,8 @@ compare_one() {
 		return 0
 	fi
 	echo "REGRESSION: passes on the base, fails patched"
+	guest_why "$logdir/boot-patched-$mode.log" "$t"
+	guest_why "$logdir/boot-patched-$mode-again.log" "$t"
 	return 1
 }
 
