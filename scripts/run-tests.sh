@@ -143,20 +143,31 @@ tap_results_parse() {
 	return $rc
 }
 
-# guest_why LOG PROGRAM:TEST: what the guest printed about a failed test, its
-# result line and the comment lines before it since the previous result, so
-# that a failure is explained in this run's output.
+# guest_why LOG PROGRAM:TEST: what the guest printed about a failed test, so
+# that a failure is explained in this run's output: its result line and up
+# to 8 comment lines before it since the previous result; for a program
+# that crashed or timed out (TEST "(exit)" or "(timeout)"), the last 8
+# lines it printed.
 guest_why() {
 	[ -f "$1" ] || return 0
 	awk -v prog="${2%%:*}" -v t="${2#*:}" '
+	function show(from) {
+		for (k = (n > from ? n - from : 0); k < n; k++)
+			print "  guest: " buf[k]
+	}
 	/^HARNESS-BEGIN tap:/ { inside = (substr($2, 5) == prog); n = 0; next }
-	/^HARNESS-END tap:/ { inside = 0; next }
+	/^HARNESS-END tap:/ {
+		if (inside && t ~ /^\(/)
+			show(8)
+		inside = 0
+		next
+	}
 	!inside { next }
+	t ~ /^\(/ { buf[n++] = $0; next }
 	/^(not )?ok [0-9]+ / {
 		i = ($1 == "not") ? 4 : 3
 		if ($1 == "not" && ($i == t || ($i == "#" && $(i + 2) == t))) {
-			for (k = (n > 20 ? n - 20 : 0); k < n; k++)
-				print "  guest: " buf[k]
+			show(8)
 			print "  guest: " $0
 		}
 		n = 0
@@ -166,7 +177,7 @@ guest_why() {
 }
 
 # guest_why_fixture: guest_why picks the comment lines before a failed
-# test's result, in its own program only.
+# test's result, in its own program only, and a crashed program's last lines.
 guest_why_fixture() {
 	local d rc=0
 	d=$(mktemp -d)
@@ -182,9 +193,14 @@ guest_why_fixture() {
 	# not this one
 	not ok 1 bad
 	HARNESS-END tap:a/two
+	HARNESS-BEGIN tap:a/three
+	ok 1 good
+	Segmentation fault
+	HARNESS-END tap:a/three
 	EOF
-	printf '%s\n' '  guest: # why bad fails' '  guest: not ok 2 bad # reason' >"$d/want"
-	guest_why "$d/console.log" a/one:bad >"$d/got" || rc=1
+	printf '%s\n' '  guest: # why bad fails' '  guest: not ok 2 bad # reason' \
+		'  guest: ok 1 good' '  guest: Segmentation fault' >"$d/want"
+	{ guest_why "$d/console.log" a/one:bad && guest_why "$d/console.log" 'a/three:(exit)'; } >"$d/got" || rc=1
 	diff "$d/want" "$d/got" || rc=1
 	rm -rf "$d"
 	return $rc

@@ -7,6 +7,9 @@
 #   stock_hotplug   charges cached in the objcg stock of a CPU that goes
 #                   offline do not stay behind once their cgroup is gone
 #                   (on 6.1 the dead CPU keeps the objcg and its bytes)
+#   stock_slots     with CPU 1 offline, six cgroups churned on CPU 0 (more
+#                   objcgs than the stock has slots) and removed leave
+#                   nothing charged once the stocks are drained
 #   churn_stats     after cross-cgroup alloc/free churn from both CPUs, a
 #                   cgroup's slab counter returns to within the stock
 #                   tolerance and its parent is left with nothing charged
@@ -28,6 +31,7 @@
 # and freed while CPU 1 is offline (stock_hotplug) keeps none.
 # shellcheck shell=sh
 CG=/sys/fs/cgroup
+scratch=$CG/stk-scratch
 PAGE=4096
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 # The test_kmem tolerance: 64 pages of stock slack per CPU.
@@ -76,6 +80,11 @@ left() {
 # 20 s. The drain is asked for again every second: a drain skips all CPUs
 # while another one runs (the trylock in drain_all_stock()), and dying
 # children are released asynchronously.
+#
+# A CPU's page stock can still cache a dying child with no pages left in
+# it: drain_all_stock() skips it, and memory.high drains nothing once
+# memory.current is at or under it. A page charged from the scratch cgroup
+# on that CPU replaces the cached memcg and lets the child go.
 drained() {
 	i=0
 	while [ "$(cat "$1/memory.current")" -gt "$2" ] || [ "$(dying "$1")" != 0 ]; do
@@ -83,9 +92,20 @@ drained() {
 		if [ $((i % 10)) -eq 0 ]; then
 			echo 0 >"$1/memory.high"
 			echo max >"$1/memory.high"
+			[ "$(dying "$1")" = 0 ] || recache_page_stocks
 		fi
 		sleep 0.1
 		i=$((i + 1))
+	done
+}
+
+# recache_page_stocks: on every online CPU, charge a few pages to the
+# scratch cgroup, which then is what that CPU's page stock caches.
+recache_page_stocks() {
+	for cpu in $(seq 0 $((ncpu - 1))); do
+		# shellcheck disable=SC2016 # $1 is the inner shell's
+		taskset -c "$cpu" sh -c 'echo 0 >"$1/cgroup.procs" &&
+			dd if=/dev/zero of=/dev/null bs=64k count=1 2>/dev/null' _ "$scratch" 2>/dev/null || :
 	done
 }
 
@@ -93,7 +113,7 @@ drained() {
 # for a test that failed on it.
 charge_report() {
 	echo "# $1: memory.current $(cat "$1/memory.current")"
-	echo "# $1: memory.stat$(awk '$1 ~ /^(anon|file|kernel_stack|pagetables|percpu|sock|slab|shmem)$/ {
+	echo "# $1: memory.stat$(awk '$1 ~ /^(anon|file|kernel|kernel_stack|pagetables|percpu|sock|slab|shmem)$/ {
 		printf " %s %s", $1, $2 }' "$1/memory.stat")"
 	echo "# $1: cgroup.stat$(awk '{ printf " %s %s", $1, $2 }' "$1/cgroup.stat")"
 }
@@ -154,6 +174,42 @@ test_stock_hotplug() {
 	rmdir "$p"
 }
 
+test_stock_slots() {
+	cpu1=/sys/devices/system/cpu/cpu1/online
+	if [ ! -w "$cpu1" ]; then
+		result skip stock_slots "CPU 1 cannot go offline"
+		return
+	fi
+	# With CPU 1 offline, all that the parent's objcg is charged and
+	# uncharged happens on CPU 0, so no remainder is left (see above).
+	echo 0 >"$cpu1"
+	p=$(parent stk-slots) || { result fail stock_slots "no cgroup"; echo 1 >"$cpu1"; return; }
+	# Six cgroups churned one after another on CPU 0: its objcg stock
+	# caches more objcgs than it has slots and evicts the oldest; the
+	# ones it keeps are reparented to the parent once removed.
+	i=0 bad=''
+	while [ $i -lt 6 ]; do
+		mkdir "$p/c$i" && slab-fill churn "$p/c$i" "$p/c$i" 0 200 >/dev/null ||
+			bad="cgroup c$i: no cgroup or slab-fill failed"
+		i=$((i + 1))
+	done
+	i=0
+	while [ $i -lt 6 ]; do
+		rmdir "$p/c$i" || bad="cannot remove c$i"
+		i=$((i + 1))
+	done
+	if [ -n "$bad" ]; then
+		result fail stock_slots "$bad"
+	elif drained "$p" 0; then
+		result ok stock_slots
+	else
+		charge_report "$p"
+		result fail stock_slots "parent: $(left "$p" 0)"
+	fi
+	echo 1 >"$cpu1"
+	rmdir "$p"
+}
+
 test_churn_stats() {
 	p=$(parent stk-churn) || { result fail churn_stats "no cgroup"; return; }
 	mkdir "$p/a" "$p/b" || { result fail churn_stats "no cgroup"; return; }
@@ -195,7 +251,7 @@ test_cgroups_1000() {
 		# on both, so its remainder case is always exercised.
 		err=$(taskset -c $((i % ncpu)) mkdir "$c" 2>&1) || { why="mkdir c$i: $err"; break; }
 		err=$(slab-fill churn "$c" "$c" $((i % ncpu)) 20 2>&1 >/dev/null) ||
-			{ why="slab-fill churn in c$i failed: $err"; break; }
+			{ why="slab-fill churn in c$i failed: $(echo "$err" | tr '\n' ' ')"; break; }
 		err=$(rmdir "$c" 2>&1) ||
 			{ why="rmdir c$i: $err (tasks left: $(tr '\n' ' ' <"$c/cgroup.procs"))"; break; }
 		i=$((i + 1))
@@ -214,11 +270,14 @@ test_cgroups_1000() {
 }
 
 echo "TAP version 13"
-echo "1..4"
+echo "1..5"
 taskset -p 1 $$ >/dev/null || echo "# cannot pin this script to CPU 0"
 echo +memory >"$CG/cgroup.subtree_control"
+mkdir -p "$scratch"
 test_slab_limit
 test_stock_hotplug
+test_stock_slots
 test_churn_stats
 test_cgroups_1000
+rmdir "$scratch"
 [ $fails -eq 0 ]
