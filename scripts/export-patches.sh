@@ -24,14 +24,14 @@ pkgver=$(git -C "$repo" log -1 --format=%B "$base" | sed -n 's/^Debian package: 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # To: the people get_maintainer.pl names, Cc: the lists it names.
-git -C "$repo" format-patch -q -o "$tmp/gm" "$base..$ref"
+format_patches "$repo" -q -o "$tmp/gm" "$base..$ref"
 gm=(perl scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback)
 mapfile -t to < <(cd "$(tree_dir base)" && "${gm[@]}" --no-l "$tmp"/gm/*.patch)
 mapfile -t cc < <(cd "$(tree_dir base)" && "${gm[@]}" --no-m --no-r "$tmp"/gm/*.patch)
 rm -rf "$tmp/gm"
 # The cover letter is signed by the project's identity, as the patches are.
 GIT_COMMITTER_NAME="memcg-noslab project" GIT_COMMITTER_EMAIL=memcg-noslab@example.org \
-	git -C "$repo" -c format.signature= format-patch -q --cover-letter \
+	format_patches "$repo" -q --cover-letter \
 		--cover-from-description=subject --base="$base" -o "$tmp" \
 		"${to[@]/#/--to=}" "${cc[@]/#/--cc=}" "$base..$ref"
 rm -f "$REPO_ROOT/$BASE_PATCHDIR"/*.patch

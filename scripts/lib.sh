@@ -79,6 +79,18 @@ series_patches() {
 	done <"$REPO_ROOT/$BASE_SERIES"
 }
 
+# format_patches REPO ARGS...: `git format-patch` as the harness runs it
+# everywhere (export, round-trip check). Object names are abbreviated to a
+# fixed 12 hex digits (the kernel's core.abbrev): git's automatic length
+# grows with the number of packed objects, so a base repository whose
+# objects are still loose (just made) gives 7 digits and the same one after
+# a `git gc` 9, and the patch text would depend on the cache's state.
+format_patches() {
+	local repo=$1
+	shift
+	git -C "$repo" -c core.abbrev=12 -c format.signature= format-patch "$@"
+}
+
 # The identity used for commits the harness makes (never a person).
 export GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-memcg-noslab harness}
 export GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-memcg-noslab@localhost}

@@ -206,6 +206,31 @@ guest_why_fixture() {
 	return $rc
 }
 
+# abbrev_fixture: format_patches gives the same patch text whether the
+# repository's objects are loose (a base just made by prepare-base.sh) or
+# packed (the same base after git gc): a round trip on an empty cache and
+# on a warm one must compare the same bytes. 20000 packed blobs are enough
+# for git's automatic abbreviation to grow from 7 to 8 digits.
+abbrev_fixture() {
+	local d rc=0 i
+	d=$(mktemp -d)
+	git init -q "$d/r"
+	printf 'one\n' >"$d/r/f"
+	git -C "$d/r" add f
+	git -C "$d/r" commit -q -m one
+	printf 'two\n' >"$d/r/f"
+	git -C "$d/r" commit -q -a -m two
+	format_patches "$d/r" -q -o "$d/loose" -1
+	for i in $(seq 1 20000); do
+		printf 'blob\ndata %d\n%d\n' "${#i}" "$i"
+	done | git -C "$d/r" fast-import --quiet
+	format_patches "$d/r" -q -o "$d/packed" -1
+	grep -E '^index [0-9a-f]{12}\.\.[0-9a-f]{12} ' "$d/loose"/*.patch || { echo "index line not abbreviated to 12 digits"; rc=1; }
+	diff -r "$d/loose" "$d/packed" || rc=1
+	rm -rf "$d"
+	return $rc
+}
+
 if want style; then
 	note "group style"
 	for p in "${patches[@]}"; do
@@ -215,6 +240,7 @@ if want style; then
 	check "style: series names exactly the files in patches/" series_matches_dir
 	check "style: tap-results.sh tells pass, fail, skip, crash and timeout apart" tap_results_parse
 	check "style: a regression report shows what the guest printed about the test" guest_why_fixture
+	check "style: format-patch output does not depend on whether git packed the objects" abbrev_fixture
 	check "style: shellcheck" shellcheck "$REPO_ROOT"/scripts/*.sh "$REPO_ROOT"/tests/guest/*.sh "$REPO_ROOT"/tests/guest/init "$REPO_ROOT"/.ci/run
 	check "style: mq-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/mq-bench.c"
 	check "style: slab-fill.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/slab-fill.c"
@@ -241,7 +267,7 @@ quilt_applies() {
 format_patch_roundtrip() {
 	local tmp rc=0 p b
 	tmp=$(mktemp -d)
-	git -C "$(src_repo)" -c format.signature= format-patch -q -o "$tmp" "$(base_ref)..$(series_branch)"
+	format_patches "$(src_repo)" -q -o "$tmp" "$(base_ref)..$(series_branch)"
 	for p in "${patches[@]}"; do
 		b=${p##*/}
 		[ -f "$tmp/$b" ] || { echo "format-patch made no $b"; rc=1; continue; }
