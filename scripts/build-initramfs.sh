@@ -54,6 +54,7 @@ install -m 0644 "$REPO_ROOT/tests/guest/lib.sh" "$stage/tests/"
 install -m 0755 "$st/bench/mq-bench" "$st/bench/slab-fill" "$stage/tests/"
 # The harness's own TAP tests run like selftests.
 install -D -m 0755 "$REPO_ROOT/tests/guest/stock-tests.sh" "$stage/tests/selftests/harness/stock"
+install -D -m 0755 "$REPO_ROOT/tests/guest/detect-tests.sh" "$stage/tests/selftests/harness/detect"
 for t in cgroup mqueue; do
 	mkdir -p "$stage/tests/selftests/$t"
 	find "$st/$t" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/tests/selftests/$t/" \;

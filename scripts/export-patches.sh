@@ -25,7 +25,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # To: the people get_maintainer.pl names, Cc: the lists it names.
 format_patches "$repo" -q -o "$tmp/gm" "$base..$ref"
-gm=(perl scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback)
+gm=(perl scripts/get_maintainer.pl --mpath "$(newest_maintainers)" --no-rolestats --no-git --no-git-fallback)
 mapfile -t to < <(cd "$(tree_dir base)" && "${gm[@]}" --no-l "$tmp"/gm/*.patch)
 mapfile -t cc < <(cd "$(tree_dir base)" && "${gm[@]}" --no-m --no-r "$tmp"/gm/*.patch)
 rm -rf "$tmp/gm"

@@ -91,6 +91,22 @@ format_patches() {
 	git -C "$repo" -c core.abbrev=12 -c format.signature= format-patch "$@"
 }
 
+# newest_maintainers: the MAINTAINERS file of the newest kernel tree the
+# harness has made (any base, see prepare-base.sh), for get_maintainer.pl
+# --mpath: an older base's file names addresses that have changed since
+# (e.g. 6.1 still lists shakeelb@google.com).
+newest_maintainers() {
+	local f v best='' bestv=''
+	for f in "$CACHE_DIR"/*/debian/linux/MAINTAINERS; do
+		[ -f "$f" ] || continue
+		v=$(make -s -C "${f%/MAINTAINERS}" kernelversion 2>/dev/null) || continue
+		if [ -z "$best" ] || [ "$(printf '%s\n%s\n' "$bestv" "$v" | sort -V | tail -n 1)" = "$v" ]; then
+			best=$f bestv=$v
+		fi
+	done
+	printf '%s\n' "${best:-$(tree_dir base)/MAINTAINERS}"
+}
+
 # The identity used for commits the harness makes (never a person).
 export GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-memcg-noslab harness}
 export GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-memcg-noslab@localhost}
@@ -101,11 +117,12 @@ export GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL:-$GIT_AUTHOR_EMAIL}
 configset_fragments() {
 	case "$1" in
 	test) echo qemu-x86_64 memcg selftests ;;
-	debug) echo qemu-x86_64 memcg selftests debug ;;
+	debug) echo qemu-x86_64 memcg selftests debug faultinj ;;
+	faultinj) echo qemu-x86_64 memcg selftests faultinj ;;
 	slab) echo qemu-x86_64 memcg selftests slab ;;
 	nomemcg) echo qemu-x86_64 no-memcg ;;
 	vmemmap) echo qemu-x86_64 memcg selftests vmemmap ;;
-	*) die "unknown config set '$1' (test, debug, slab, nomemcg, vmemmap)" ;;
+	*) die "unknown config set '$1' (test, debug, faultinj, slab, nomemcg, vmemmap)" ;;
 	esac
 }
 

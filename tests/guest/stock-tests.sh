@@ -10,6 +10,16 @@
 #   stock_slots     with CPU 1 offline, six cgroups churned on CPU 0 (more
 #                   objcgs than the stock has slots) and removed leave
 #                   nothing charged once the stocks are drained
+#   stock_dead      with CPU 1 offline, two cgroups churned on CPU 0 and
+#                   then removed, with the page stock caching another
+#                   cgroup, leave no objcg of theirs in the objcg stock:
+#                   without a drain of the parent, its memory.stat
+#                   "kernel" holds at most a page (its own objcg's)
+#   bulk_error      a kmem_cache_alloc_bulk() that fails (fault injection
+#                   fails its first slab page) leaves nothing charged once
+#                   the cgroup is gone (6.1 kept the charge of the objects
+#                   never allocated); needs kmem_bench.ko and
+#                   CONFIG_FAIL_PAGE_ALLOC (the debug kernel), else skipped
 #   churn_stats     after cross-cgroup alloc/free churn from both CPUs, a
 #                   cgroup's slab counter returns to within the stock
 #                   tolerance and its parent is left with nothing charged
@@ -17,6 +27,7 @@
 #   cgroups_1000    1000 cgroups made, used and deleted are all released
 #                   and leave nothing charged but that remainder (the
 #                   debug kernel's kmemleak scan follows)
+# harness.stock=NAME,NAME runs only those tests (default: all).
 # The workloads come from slab-fill (tests/slab-fill.c), whose children
 # leave no object behind, so what stays charged can be bounded exactly.
 #
@@ -54,9 +65,13 @@ result() { # STATUS NAME [REASON]
 # base kernel ignores noslab, but a test skipped there is skipped on both
 # kernels, so the comparison stays like for like).
 slab_charged() {
-	case " $(cat /proc/cmdline) " in
-	*cgroup.memory=nokmem* | *cgroup.memory=noslab* | *cgroup.nomemobj*) return 1 ;;
-	esac
+	read -r cmdline </proc/cmdline
+	for arg in $cmdline; do
+		case "$arg" in
+		cgroup.memory=*nokmem* | cgroup.memory=*noslab* | cgroup.nomemobj | \
+			cgroup.nomemobj=[1yYtT]* | cgroup.nomemobj=[oO][nN]*) return 1 ;;
+		esac
+	done
 	return 0
 }
 
@@ -210,6 +225,98 @@ test_stock_slots() {
 	rmdir "$p"
 }
 
+test_stock_dead() {
+	cpu1=/sys/devices/system/cpu/cpu1/online
+	if ! slab_charged; then
+		result skip stock_dead "slab objects are not charged in this mode"
+		return
+	fi
+	if [ ! -w "$cpu1" ]; then
+		result skip stock_dead "CPU 1 cannot go offline"
+		return
+	fi
+	echo 0 >"$cpu1"
+	p=$(parent stk-dead) || { result fail stock_dead "no cgroup"; echo 1 >"$cpu1"; return; }
+	# CPU 0's objcg stock then caches four objcgs: the parent's own (the
+	# children's percpu memory), c0's, c1's and the scratch cgroup's.
+	# After its last free, each of the children's holds a page of
+	# pre-charged bytes. The scratch churn comes last, so that the page
+	# stock caches the scratch cgroup when the children go offline: its
+	# drain then finds nothing of theirs but the objcgs.
+	bad=''
+	mkdir "$p/c0" "$p/c1" || bad="no cgroup"
+	for c in "$p/c0" "$p/c1" "$scratch"; do
+		slab-fill churn "$c" "$c" 0 200 >/dev/null || bad="slab-fill in $c failed"
+	done
+	rmdir "$p/c0" "$p/c1" || bad="cannot remove the children"
+	i=0
+	while [ "$(dying "$p")" != 0 ] && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	# memory.stat is exact once the periodic rstat flush (every 2 s) ran.
+	sleep 3
+	kernel=$(stat_of "$p" kernel)
+	echo "# parent: kernel $kernel bytes, $(dying "$p") removed cgroups not released"
+	if [ -n "$bad" ]; then
+		result fail stock_dead "$bad"
+	elif [ "$(dying "$p")" != 0 ] || [ "${kernel:-0}" -gt $PAGE ]; then
+		charge_report "$p"
+		result fail stock_dead "parent: kernel $kernel bytes (at most $PAGE may stay, its own objcg's): a removed child's objcg is still in a stock"
+	else
+		result ok stock_dead
+	fi
+	drained "$p" 0 || :
+	echo 1 >"$cpu1"
+	rmdir "$p"
+}
+
+test_bulk_error() {
+	fi=/sys/kernel/debug/fail_page_alloc
+	if ! slab_charged; then
+		result skip bulk_error "slab objects are not charged in this mode"
+		return
+	fi
+	[ -d $fi ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	if [ ! -d $fi ]; then
+		result skip bulk_error "no CONFIG_FAIL_PAGE_ALLOC"
+		return
+	fi
+	if [ ! -e /proc/kmem_bench ] && ! insmod /lib/modules/kmem_bench.ko 2>/dev/null; then
+		result skip bulk_error "no kmem_bench.ko for this kernel"
+		return
+	fi
+	p=$(parent stk-bulk) || { result fail bulk_error "no cgroup"; return; }
+	mkdir "$p/b" || { result fail bulk_error "no cgroup"; return; }
+	# Every page allocation of a task with make-it-fail set fails, none
+	# of any other task.
+	echo Y >$fi/task-filter
+	echo 0 >$fi/min-order
+	echo N >$fi/ignore-gfp-wait
+	echo N >$fi/ignore-gfp-highmem
+	echo 0 >$fi/verbose
+	echo 100 >$fi/probability
+	echo -1 >$fi/times
+	# shellcheck disable=SC2016 # $1 is the inner shell's
+	taskset -c 0 sh -c 'echo 0 >"$1/cgroup.procs" &&
+		echo "bulkfail 4096" >/proc/kmem_bench' _ "$p/b"
+	rc=$?
+	echo 0 >$fi/probability
+	echo "# $(sed -n 's/^kmem_bench //p' /proc/kmem_bench)"
+	rmdir "$p/b"
+	if [ $rc -ne 0 ]; then
+		result fail bulk_error "writing bulkfail to /proc/kmem_bench failed"
+	elif ! grep -q 'allocated=0$' /proc/kmem_bench; then
+		result fail bulk_error "the bulk allocation did not fail"
+	elif drained "$p" $remainder; then
+		result ok bulk_error
+	else
+		charge_report "$p"
+		result fail bulk_error "parent: $(left "$p" $remainder)"
+	fi
+	rmdir "$p"
+}
+
 test_churn_stats() {
 	p=$(parent stk-churn) || { result fail churn_stats "no cgroup"; return; }
 	mkdir "$p/a" "$p/b" || { result fail churn_stats "no cgroup"; return; }
@@ -269,15 +376,18 @@ test_cgroups_1000() {
 	rmdir "$p"
 }
 
+tests=${H_stock:-slab_limit,stock_hotplug,stock_slots,stock_dead,bulk_error,churn_stats,cgroups_1000}
 echo "TAP version 13"
-echo "1..5"
+echo "1..$(echo "$tests" | tr ',' '\n' | grep -c .)"
 taskset -p 1 $$ >/dev/null || echo "# cannot pin this script to CPU 0"
 echo +memory >"$CG/cgroup.subtree_control"
 mkdir -p "$scratch"
-test_slab_limit
-test_stock_hotplug
-test_stock_slots
-test_churn_stats
-test_cgroups_1000
+for t in $(echo "$tests" | tr ',' ' '); do
+	case "$t" in
+	slab_limit | stock_hotplug | stock_slots | stock_dead | bulk_error | churn_stats | cgroups_1000)
+		"test_$t" ;;
+	*) result fail "$t" "no such test" ;;
+	esac
+done
 rmdir "$scratch"
 [ $fails -eq 0 ]

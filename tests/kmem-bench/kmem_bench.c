@@ -20,6 +20,15 @@
  * per measurement.  The same lines are logged with pr_info() at the end of a
  * run.
  *
+ * "bulkfail <n>" (kernels with CONFIG_FAULT_INJECTION) is no benchmark: it
+ * makes one kmem_cache_alloc_bulk() of <n> objects from a new SLAB_ACCOUNT
+ * cache with fault injection armed for the writing task (make_it_fail), so
+ * that, with /sys/kernel/debug/fail_page_alloc set up for it (task-filter,
+ * probability 100, min-order 0, ignore-gfp-wait N), the first new slab page
+ * and so the whole bulk allocation fails.  What that leaves charged to the
+ * task's memory cgroup is for the harness to see; the result line says how
+ * many objects the allocation returned.
+ *
  * Unless "slab_nomerge" is given on the kernel command line, the benchmark
  * caches may be merged with existing compatible caches (e.g. the kmalloc
  * caches of the same size).
@@ -36,6 +45,7 @@
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -57,6 +67,8 @@
 #define KB_CMD_MAX		64
 #define KB_LINE_MAX		160
 #define KB_TEXT_MAX		4096
+#define KB_BULK_MAX		65536U
+#define KB_BULK_SIZE		64U
 
 enum kb_api {
 	KB_API_CACHE,
@@ -269,6 +281,55 @@ out:
 	return ret;
 }
 
+#ifdef CONFIG_FAULT_INJECTION
+/* A constructor keeps the bulk cache from being merged with another. */
+static void kb_bulk_ctor(void *obj)
+{
+}
+
+static int kb_bulk_fail(unsigned int n)
+{
+	char line[KB_LINE_MAX];
+	struct kmem_cache *s;
+	void **p;
+	int got;
+
+	p = kvmalloc_array(n, sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	s = kmem_cache_create("kmem_bench_bulk", KB_BULK_SIZE, 0, SLAB_ACCOUNT,
+			      kb_bulk_ctor);
+	if (!s) {
+		kvfree(p);
+		return -ENOMEM;
+	}
+
+	current->make_it_fail = 1;
+	got = kmem_cache_alloc_bulk(s, GFP_KERNEL, n, p);
+	current->make_it_fail = 0;
+
+	if (got)
+		kmem_cache_free_bulk(s, got, p);
+	kmem_cache_destroy(s);
+	kvfree(p);
+
+	scnprintf(line, sizeof(line), "bulkfail objects=%u size=%u allocated=%d",
+		  n, KB_BULK_SIZE, got);
+	mutex_lock(&kb_mutex);
+	kb_text_len = 0;
+	kb_text[0] = '\0';
+	kb_text_append(line);
+	mutex_unlock(&kb_mutex);
+	pr_info("%s\n", line);
+	return 0;
+}
+#else
+static int kb_bulk_fail(unsigned int n)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
 static ssize_t kb_proc_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
@@ -285,6 +346,13 @@ static ssize_t kb_proc_write(struct file *file, const char __user *ubuf,
 
 	arg = strim(kbuf);
 	cmd = strsep(&arg, " \t\n");
+	if (!strcmp(cmd, "bulkfail")) {
+		if (!arg || kstrtouint(skip_spaces(arg), 10, &n) ||
+		    !n || n > KB_BULK_MAX)
+			return -EINVAL;
+		ret = kb_bulk_fail(n);
+		return ret ? ret : count;
+	}
 	if (strcmp(cmd, "run"))
 		return -EINVAL;
 

@@ -1,0 +1,32 @@
+#!/bin/sh
+# Guest TAP test of test_kmem_slab's detection of kernel stacks that are
+# slab objects (a "thread_stack" cache: THREAD_SIZE below PAGE_SIZE
+# without VMAP_STACK, e.g. ppc64 with 64K pages), which no x86 guest has:
+#   stack_detect    test_kmem_slab, run in a mount namespace whose
+#                   /sys/kernel/slab shows a thread_stack cache, skips
+#                   test_kernel_stacks (and still runs its other tests)
+# Runs like a selftest (/tests/selftests/harness/detect), in mode default
+# only: the detection does not depend on the mode.
+# shellcheck shell=sh
+echo "TAP version 13"
+echo "1..1"
+case " $(cat /proc/cmdline) " in
+*cgroup.memory=* | *cgroup.nomemobj*)
+	echo "ok 1 stack_detect # SKIP runs in mode default only"
+	exit 0
+	;;
+esac
+prog=/tests/selftests/cgroup/test_kmem_slab
+[ -x "$prog" ] || { echo "not ok 1 stack_detect # no $prog"; exit 1; }
+# shellcheck disable=SC2016 # $1 is the inner shell's
+out=$(unshare -m sh -c 'mount -t tmpfs fake /sys/kernel/slab &&
+	mkdir /sys/kernel/slab/thread_stack && exec "$1"' _ "$prog" 2>&1)
+echo "$out" | sed 's/^/# /'
+# kselftest.h writes a skip as "ok N # SKIP test_kernel_stacks".
+if echo "$out" | grep -q '^ok [0-9]* # SKIP test_kernel_stacks$' &&
+	echo "$out" | grep -q '^ok [0-9]* test_percpu$'; then
+	echo "ok 1 stack_detect"
+else
+	echo "not ok 1 stack_detect # test_kernel_stacks not skipped (or the others did not run)"
+	exit 1
+fi
