@@ -91,20 +91,17 @@ format_patches() {
 	git -C "$repo" -c core.abbrev=12 -c format.signature= format-patch "$@"
 }
 
-# newest_maintainers: the MAINTAINERS file of the newest kernel tree the
-# harness has made (any base, see prepare-base.sh), for get_maintainer.pl
+# newest_maintainers: the MAINTAINERS file of the newest base in bases/
+# (made by BASE=<name> scripts/prepare-base.sh), for get_maintainer.pl
 # --mpath: an older base's file names addresses that have changed since
-# (e.g. 6.1 still lists shakeelb@google.com).
+# (e.g. 6.1 still lists shakeelb@google.com). It depends on bases/ only,
+# not on what the cache happens to hold.
 newest_maintainers() {
-	local f v best='' bestv=''
-	for f in "$CACHE_DIR"/*/debian/linux/MAINTAINERS; do
-		[ -f "$f" ] || continue
-		v=$(make -s -C "${f%/MAINTAINERS}" kernelversion 2>/dev/null) || continue
-		if [ -z "$best" ] || [ "$(printf '%s\n%s\n' "$bestv" "$v" | sort -V | tail -n 1)" = "$v" ]; then
-			best=$f bestv=$v
-		fi
-	done
-	printf '%s\n' "${best:-$(tree_dir base)/MAINTAINERS}"
+	local newest f
+	newest=$(for f in "$REPO_ROOT"/bases/*.conf; do basename "$f" .conf; done | sort -V | tail -n 1)
+	f="$CACHE_DIR/$newest/debian/linux/MAINTAINERS"
+	[ -f "$f" ] || die "no $f: run BASE=$newest scripts/prepare-base.sh (To/Cc come from the newest base's MAINTAINERS)"
+	printf '%s\n' "$f"
 }
 
 # The identity used for commits the harness makes (never a person).

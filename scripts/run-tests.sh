@@ -1,6 +1,10 @@
 #!/bin/bash
 # The test command: checks the series and the harness from end to end.
-# Usage: scripts/run-tests.sh [--groups style,apply,bisect,boot,debug,send]
+# Usage: scripts/run-tests.sh [--full] [--groups style,apply,bisect,boot,debug,send]
+# Tiers: the default (what .ci/run runs) and --full, which adds the slow
+# checks: the debug kernel in mode noslab too, and the base kernel with
+# fault injection failing harness/stock's bulk_error (the leak patch 7
+# fixes).
 # Groups:
 #   style   checkpatch --strict on every patch, patch form, series vs
 #           patches/, shellcheck, -Wall -Wextra builds of the test programs
@@ -15,7 +19,7 @@
 #           patched kernel boots with cgroup.nomemobj=1, =0, a bad value,
 #           and noslab with cgroup_disable=memory
 #   debug   a lockdep + KASAN + kmemleak (+ fault injection) build of the
-#           patched kernel boots in modes default and noslab, runs the
+#           patched kernel boots in mode default (--full: and noslab), runs the
 #           kmem selftests (and in default the stock tests, with
 #           kmem_bench.ko for bulk_error) and a cgroup churn from two
 #           CPUs; any splat in the console fails
@@ -27,9 +31,10 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 load_base
 
-groups=style,apply,bisect,boot,debug,send
+groups=style,apply,bisect,boot,debug,send full=''
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--full) full=1 ;;
 	--groups) [ $# -ge 2 ] || die "--groups needs a value"; groups=$2; shift ;;
 	-h | --help) print_usage "$0"; exit 0 ;;
 	*) die "unknown argument '$1' (see $0 --help)" ;;
@@ -519,7 +524,9 @@ if want debug; then
 	# The stock tests (1000 cgroups alone take ~10 min on this kernel
 	# under TCG) run in mode default, where the objcg stock is at work;
 	# the boot group runs them in every mode on the test kernel.
-	for m in default noslab; do
+	debug_modes=(default)
+	[ -z "$full" ] || debug_modes+=(noslab)
+	for m in "${debug_modes[@]}"; do
 		log="$logdir/debug-$m.log"
 		args=cgroup/test_kmem,cgroup/test_kmem_slab
 		[ "$m" = default ] && args+=,harness/stock
@@ -531,6 +538,20 @@ if want debug; then
 			results_ok "$m" "$logdir/results-debug-$m.txt"
 		check "debug: [$m] no WARNING, BUG, lockdep, KASAN or kmemleak report" no_splat "$log"
 	done
+	if [ -n "$full" ]; then
+		# The bulk_error test must be able to fail: the base keeps the
+		# charge of the objects a failed bulk allocation never got.
+		check "debug: build the base kernel with fault injection" \
+			"$REPO_ROOT/scripts/build-kernel.sh" base faultinj bzImage modules
+		check "debug: build kmem_bench.ko for it" "$REPO_ROOT/scripts/build-kmem-bench.sh" base faultinj
+		log="$logdir/faultinj-base.log"
+		check "debug: base kernel with fault injection runs harness/stock bulk_error" \
+			boot_runs "$log" --timeout 900 --append harness.stock=bulk_error \
+			--args harness/stock base faultinj default selftests
+		"$REPO_ROOT/scripts/tap-results.sh" "$log" >"$logdir/results-faultinj-base.txt" 2>/dev/null || true
+		check "debug: harness/stock bulk_error catches the charge a failed bulk allocation leaks (base fails it)" \
+			grep -qx 'harness/stock:bulk_error fail' "$logdir/results-faultinj-base.txt"
+	fi
 fi
 
 # --- send ------------------------------------------------------------------
