@@ -8,12 +8,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 load_base
 
-case "${1:-}" in
--h | --help) print_usage "$0"; exit 0 ;;
--*) die "unknown option '$1' (see $0 --help)" ;;
-esac
-[ $# -le 1 ] || die "too many arguments (see $0 --help)"
-ref=${1:-dev}
+branch_arg "$0" "$@"
 repo=$(src_repo)
 base=$(base_ref)
 git -C "$repo" rev-parse -q --verify "$ref^{commit}" >/dev/null || die "no branch '$ref' in $repo"

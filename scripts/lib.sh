@@ -174,6 +174,21 @@ no_args() {
 	esac
 }
 
+# branch_arg SCRIPT ARGS...: for scripts whose one optional argument is a
+# branch of the cache repository: sets $ref to it (default: dev). --help
+# prints SCRIPT's usage and exits.
+branch_arg() {
+	local script=$1
+	shift
+	case "${1:-}" in
+	-h | --help) print_usage "$script"; exit 0 ;;
+	-*) die "unknown option '$1' (see $script --help)" ;;
+	esac
+	[ $# -le 1 ] || die "too many arguments (see $script --help)"
+	# shellcheck disable=SC2034 # read by the sourcing script
+	ref=${1:-dev}
+}
+
 # add_worktree DIR COMMIT: a detached worktree of the source repository.
 # (--force: the harness's own worktree may be registered but gone, e.g.
 # after the cache was wiped; the user's other worktrees are left alone,
