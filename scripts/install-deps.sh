@@ -1,16 +1,26 @@
 #!/bin/bash
-# Install the Debian packages the harness needs (only the missing ones).
+# Install the Debian packages the harness needs (only the missing ones),
+# for every base in bases/: a base's source package comes from the host's
+# apt sources (6.1), or, when its bases/<base>.conf names a BASE_SUITE
+# (7.2: unstable), is fetched into the cache by fetch-base-package.sh
+# without installing anything from that suite.
 # Usage: scripts/install-deps.sh
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 no_args "$0" "$@"
-load_base
+
+base_pkgs=()
+for conf in "$REPO_ROOT"/bases/*.conf; do
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	p=$(bash -c '. "$1" && [ -z "${BASE_SUITE:-}" ] && echo "$BASE_PKG"' _ "$conf") || continue
+	base_pkgs+=("$p")
+done
 
 pkgs=(
-	"$BASE_PKG" build-essential bc bison flex libelf-dev libssl-dev
+	"${base_pkgs[@]}" build-essential bc bison flex libelf-dev libssl-dev
 	cpio xz-utils kmod rsync git python3 quilt shellcheck
-	qemu-system-x86 busybox-static libpopt-dev gnuplot-nox git-email codespell
+	qemu-system-x86 busybox-static libpopt-dev gnuplot-nox git-email b4 codespell
 	python3-ply python3-git libmailtools-perl
 )
 

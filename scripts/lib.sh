@@ -8,7 +8,8 @@ export REPO_ROOT
 CACHE_DIR=${CACHE_DIR:-/var/cache/memcg-noslab}
 # Results of runs (logs, reports).
 OUT_DIR=${OUT_DIR:-$REPO_ROOT/out}
-BASE=${BASE:-6.1}
+# The base: bases/$BASE.conf. Default: the newest (mainline).
+BASE=${BASE:-$(for f in "$REPO_ROOT"/bases/*.conf; do basename "$f" .conf; done | sort -V | tail -n 1)}
 export CACHE_DIR OUT_DIR BASE
 
 die() {
@@ -110,16 +111,26 @@ export GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-memcg-noslab@localhost}
 export GIT_COMMITTER_NAME=${GIT_COMMITTER_NAME:-$GIT_AUTHOR_NAME}
 export GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL:-$GIT_AUTHOR_EMAIL}
 
-# Config fragments (in config-fragments/) of a named config set.
+# Config fragments (in config-fragments/) of a named config set, for the
+# current base: base-$BASE.config, when there is one, comes right after
+# qemu-x86_64 in every set. bench is what scripts/run-bench.sh builds: the
+# test set plus what distros have that the tests do without
+# (BASE_BENCH_FRAGMENTS, e.g. kmalloc buckets on 7.2).
 configset_fragments() {
+	local b=qemu-x86_64
+	[ ! -f "$REPO_ROOT/config-fragments/base-$BASE.config" ] || b+=" base-$BASE"
 	case "$1" in
-	test) echo qemu-x86_64 memcg selftests ;;
-	debug) echo qemu-x86_64 memcg selftests debug faultinj ;;
-	faultinj) echo qemu-x86_64 memcg selftests faultinj ;;
-	slab) echo qemu-x86_64 memcg selftests slab ;;
-	nomemcg) echo qemu-x86_64 no-memcg ;;
-	vmemmap) echo qemu-x86_64 memcg selftests vmemmap ;;
-	*) die "unknown config set '$1' (test, debug, faultinj, slab, nomemcg, vmemmap)" ;;
+	test) echo "$b memcg selftests" ;;
+	bench) echo "$b memcg selftests ${BASE_BENCH_FRAGMENTS:-}" ;;
+	debug) echo "$b memcg selftests debug faultinj" ;;
+	faultinj) echo "$b memcg selftests faultinj" ;;
+	slab)
+		[ -n "${BASE_HAS_SLAB:-}" ] || die "base $BASE has no SLAB allocator (config set 'slab')"
+		echo "$b memcg selftests slab"
+		;;
+	nomemcg) echo "$b no-memcg" ;;
+	vmemmap) echo "$b memcg selftests vmemmap" ;;
+	*) die "unknown config set '$1' (test, bench, debug, faultinj, slab, nomemcg, vmemmap)" ;;
 	esac
 }
 

@@ -31,15 +31,27 @@ if [ -n "${KSRC:-}" ]; then
 	exit 0
 fi
 
-[ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL not found: install Debian package '$BASE_PKG'"
-pkgver=$(dpkg-query -W -f='${Version}' "$BASE_PKG")
-[ "$pkgver" = "$BASE_PKG_VERSION" ] ||
-	msg "note: $BASE_PKG is $pkgver here; the series was made on $BASE_PKG_VERSION"
+if [ -n "${BASE_SUITE:-}" ]; then
+	# From a suite the host does not use (mainline: unstable).
+	{ read -r BASE_TARBALL && read -r pkgver; } < <("$REPO_ROOT/scripts/fetch-base-package.sh") ||
+		die "could not fetch the $BASE base package"
+	pkgname=$(basename "$BASE_TARBALL" .tar.xz)
+else
+	[ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL not found: install Debian package '$BASE_PKG'"
+	pkgver=$(dpkg-query -W -f='${Version}' "$BASE_PKG")
+	pkgname=$BASE_PKG
+fi
+[ "$pkgname $pkgver" = "$BASE_PKG $BASE_PKG_VERSION" ] ||
+	msg "note: $pkgname is $pkgver here; the series was made on $BASE_PKG $BASE_PKG_VERSION"
+# What the cached tree records: the version (and the package when it is not
+# BASE_PKG, as when unstable moved on to a newer linux-source-7.x).
+stampval=$pkgver
+[ "$pkgname" = "$BASE_PKG" ] || stampval="$pkgname $pkgver"
 repo=$(src_repo)
 stamp="$repo/.git/debian-package-version"
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$pkgver" ] &&
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$stampval" ] &&
 	git -C "$repo" rev-parse -q --verify debian-base >/dev/null; then
-	msg "base tree $repo is $BASE_PKG $pkgver (cached)"
+	msg "base tree $repo is $pkgname $pkgver (cached)"
 	exit 0
 fi
 
@@ -47,7 +59,7 @@ fi
 tmp="$repo.new"
 rm -rf "$tmp"
 mkdir -p "$tmp"
-msg "unpacking $BASE_TARBALL ($BASE_PKG $pkgver)"
+msg "unpacking $BASE_TARBALL ($pkgname $pkgver)"
 tar -xJf "$BASE_TARBALL" -C "$tmp" --strip-components=1
 v=$(check_version "$tmp")
 msg "making a git repository of Linux $v (this takes a minute)"
@@ -61,19 +73,19 @@ stamp_date="$(date -u -r "$BASE_TARBALL" '+%Y-%m-%dT%H:%M:%SZ')"
 GIT_AUTHOR_DATE=$stamp_date GIT_COMMITTER_DATE=$stamp_date \
 	GIT_AUTHOR_NAME="memcg-noslab harness" GIT_AUTHOR_EMAIL=memcg-noslab@localhost \
 	GIT_COMMITTER_NAME="memcg-noslab harness" GIT_COMMITTER_EMAIL=memcg-noslab@localhost \
-	git -C "$tmp" -c core.autocrlf=false -c commit.gpgsign=false commit -q -m "Linux $v from Debian $BASE_PKG $pkgver
+	git -C "$tmp" -c core.autocrlf=false -c commit.gpgsign=false commit -q -m "Linux $v from Debian $pkgname $pkgver
 
-Unpacked from $BASE_TARBALL.
+Unpacked from /usr/src/$pkgname.tar.xz.
 make kernelversion: $v
-Debian package: $BASE_PKG $pkgver"
+Debian package: $pkgname $pkgver"
 git -C "$tmp" tag debian-base
-printf '%s\n' "$pkgver" >"$tmp/.git/debian-package-version"
+printf '%s\n' "$stampval" >"$tmp/.git/debian-package-version"
 # Worktrees and builds of an older tree are stale now.
 rm -rf "$(work_dir)/trees" "$(work_dir)/build"
 rm -rf "$repo"
 mv "$tmp" "$repo"
 git -C "$repo" worktree prune
 sha=$(git -C "$repo" rev-parse debian-base)
-[ "$pkgver" != "$BASE_PKG_VERSION" ] || [ "$sha" = "$BASE_COMMIT" ] ||
-	die "base commit is $sha, expected $BASE_COMMIT for $BASE_PKG $pkgver: the unpacked tree differs"
+[ "$pkgname $pkgver" != "$BASE_PKG $BASE_PKG_VERSION" ] || [ "$sha" = "$BASE_COMMIT" ] ||
+	die "base commit is $sha, expected $BASE_COMMIT for $pkgname $pkgver: the unpacked tree differs"
 msg "base tree ready: $repo (tag debian-base = ${sha:0:12})"

@@ -5,21 +5,26 @@
 # microbenchmark, and write the side-by-side report.
 # Usage: scripts/run-bench.sh [--kernels base,patched[,floor]]
 #          [--modes root,default,noslab,nomemobj,nokmem] [--count N] [--kvm]
-#          [--config test|vmemmap]
+#          [--config bench|test|vmemmap]
+# The base is the newest in bases/ (mainline); BASE=6.1 benchmarks the 6.1
+# backport.
 # --kvm reports wall-clock ns under KVM instead of exact icount figures.
+# --config bench (the default) is the test config plus what distro kernels
+# have that matters here (BASE_BENCH_FRAGMENTS: kmalloc buckets on 7.2).
 # --config vmemmap builds the guests with CONFIG_SPARSEMEM_VMEMMAP, the
 # memory model of distro kernels (config-fragments/vmemmap.config).
 # --kernels ...,floor adds the patched kernel without any slab charge or
-# vmstat update (tests/experiments/stock-free-floor.diff): what the
-# per-object work of these hooks costs by itself; benchmarked only.
-# Results: $OUT_DIR/bench/ (report.md, report.json, overhead.png, logs);
-# $OUT_DIR/bench-vmemmap/ with --config vmemmap.
+# vmstat update (tests/experiments/stock-free-floor.diff, made for the 6.1
+# series): what the per-object work of these hooks costs by itself;
+# benchmarked only.
+# Results: $OUT_DIR/bench-<base>/ (report.md, report.json, overhead.png, logs);
+# $OUT_DIR/bench-<base>-vmemmap/ with --config vmemmap.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 load_base
 
-kernels=base,patched modes=root,default,noslab,nomemobj,nokmem count=100000 accel=(--icount) cfg=test
+kernels=base,patched modes=root,default,noslab,nomemobj,nokmem count=100000 accel=(--icount) cfg=bench
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernels | --modes | --count | --config)
@@ -42,12 +47,17 @@ if ! [[ $count =~ ^[1-9][0-9]{0,7}$ ]] || [ "$count" -gt 10000000 ]; then
 	die "--count wants 1..10000000, got '$count'"
 fi
 case "$cfg" in
-test | vmemmap) ;;
-*) die "--config wants test or vmemmap, got '$cfg'" ;;
+bench | test | vmemmap) ;;
+*) die "--config wants bench, test or vmemmap, got '$cfg'" ;;
 esac
+# Without extra fragments the bench kernels are the test kernels: build once.
+[ "$cfg" != bench ] || [ -n "${BASE_BENCH_FRAGMENTS:-}" ] || cfg="test"
 IFS=, read -ra kernels <<<"$kernels"
 IFS=, read -ra modes <<<"$modes"
-for k in "${kernels[@]}"; do tree_dir "$k" >/dev/null; done
+for k in "${kernels[@]}"; do
+	tree_dir "$k" >/dev/null
+	[ "$k" != floor ] || [ -n "${BASE_FLOOR:-}" ] || die "no floor experiment for base $BASE (only for the 6.1 series)"
+done
 for m in "${modes[@]}"; do mode_field "$m" 2 >/dev/null; done
 
 "$REPO_ROOT/scripts/install-deps.sh"
@@ -63,8 +73,8 @@ for k in "${kernels[@]}"; do
 done
 "$REPO_ROOT/scripts/build-initramfs.sh"
 
-res="$OUT_DIR/bench"
-[ "$cfg" = test ] || res+="-$cfg"
+res="$OUT_DIR/bench-$BASE"
+[ "$cfg" = test ] || [ "$cfg" = bench ] || res+="-$cfg"
 mkdir -p "$res"
 rm -f "$res"/*.json "$res"/*.txt
 for k in "${kernels[@]}"; do

@@ -1,41 +1,52 @@
 #!/bin/bash
-# The test command: checks the series and the harness from end to end.
-# Usage: scripts/run-tests.sh [--full] [--groups style,apply,bisect,boot,debug,send]
-# Tiers: the default (what .ci/run runs) and --full, which adds the slow
-# checks: the debug kernel in mode noslab too, and the base kernel with
-# fault injection failing harness/stock's bulk_error (the leak patch 7
-# fixes).
+# The test command: checks the series of every base and the harness from
+# end to end.
+# Usage: scripts/run-tests.sh [--full] [--base all|7.2|6.1]
+#          [--groups style,apply,bisect,boot,debug,send]
+# Bases: every bases/<base>.conf, newest first (--base picks some); each
+# line of output names the base it is about ("[7.2] ..."), the checks of
+# the harness itself name none.
+# Tiers: the default (what .ci/run runs) and --full. Which groups a base
+# runs in the default tier is BASE_TIER1_GROUPS of its bases/<base>.conf
+# (today: style, apply, boot and send for both bases, debug for 7.2 only);
+# --full runs every group for every base and adds, within the groups:
+# mode nomemobj and the boot-option boots (boot), mode noslab and the
+# base kernel with fault injection (debug).
 # Groups:
-#   style   checkpatch --strict on every patch, patch form, series vs
-#           patches/, shellcheck, -Wall -Wextra builds of the test programs
+#   style   checkpatch --strict on every patch, patch form, series vs its
+#           directory; once: the series index, shellcheck, -Wall -Wextra
+#           builds of the test programs, the harness's own fixtures
 #   apply   git am and quilt apply the series; format-patch regenerates it;
-#           the floor experiment (tests/experiments/) still applies
+#           the floor experiment (tests/experiments/) still applies (6.1);
+#           the series applies to Debian's upstream tarball (BASE_SUITE)
 #   bisect  after each patch, the objects it touches compile with
-#           CONFIG_MEMCG=n, SLUB + MEMCG and SLAB + MEMCG
-#   boot    base and patched kernels boot in modes default, noslab,
-#           nomemobj, nokmem and run the memcg, mqueue and new selftests
-#           and the harness's own (harness/stock, harness/detect); a test
-#           that passes on the base and fails patched fails here; the
-#           patched kernel boots with cgroup.nomemobj=1, =0, a bad value,
-#           and noslab with cgroup_disable=memory
+#           CONFIG_MEMCG=n, SLUB + MEMCG and (6.1) SLAB + MEMCG
+#   boot    base and patched kernels boot in modes default, noslab, nokmem
+#           (--full: and nomemobj) and run the memcg, mqueue and new
+#           selftests and the harness's own (harness/stock, harness/detect);
+#           a test that passes on the base and fails patched fails here;
+#           tests the base must fail (BASE_MUST_FAIL) fail on it; --full:
+#           the patched kernel boots with cgroup.nomemobj=1, =0, a bad
+#           value, and noslab with cgroup_disable=memory
 #   debug   a lockdep + KASAN + kmemleak (+ fault injection) build of the
-#           patched kernel boots in mode default (--full: and noslab), runs the
-#           kmem selftests (and in default the stock tests, with
+#           patched kernel boots in mode default (--full: and noslab), runs
+#           the kmem selftests (and in default the stock tests, with
 #           kmem_bench.ko for bulk_error) and a cgroup churn from two
 #           CPUs; any splat in the console fails
-#   send    cover letter, get_maintainer.pl, git send-email --dry-run
+#   send    cover letter, get_maintainer.pl, git send-email --dry-run, b4
+#           send -o (and the patches a base can send alone, BASE_SEND_ALONE)
 # Output: one "ok N - ..." / "not ok N - ..." line a check, logs under
-# $OUT_DIR/tests, and a last line "N passed, N failed".
+# $OUT_DIR/tests/<base>, and a last line "N passed, N failed".
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
-load_base
 
-groups=style,apply,bisect,boot,debug,send full=''
+groups=style,apply,bisect,boot,debug,send full='' which=all
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--full) full=1 ;;
 	--groups) [ $# -ge 2 ] || die "--groups needs a value"; groups=$2; shift ;;
+	--base) [ $# -ge 2 ] || die "--base needs a value"; which=$2; shift ;;
 	-h | --help) print_usage "$0"; exit 0 ;;
 	*) die "unknown argument '$1' (see $0 --help)" ;;
 	esac
@@ -48,15 +59,67 @@ for g in ${groups//,/ }; do
 	esac
 done
 want() { [[ ",$groups," == *",$1,"* ]]; }
+mapfile -t all_bases < <(for f in "$REPO_ROOT"/bases/*.conf; do basename "$f" .conf; done | sort -rV)
+if [ "$which" = all ]; then
+	bases=("${all_bases[@]}")
+else
+	IFS=, read -ra bases <<<"$which"
+	for b in "${bases[@]}"; do
+		[ -f "$REPO_ROOT/bases/$b.conf" ] || die "unknown base '$b' (bases: ${all_bases[*]})"
+	done
+fi
 
-logdir="$OUT_DIR/tests"
+# --- the driver: one run of this script per base ----------------------------
+# base_groups BASE: the groups to run for BASE in this tier, of those asked.
+base_groups() {
+	local g tier out=()
+	tier=$(sed -n 's/^BASE_TIER1_GROUPS=//p' "$REPO_ROOT/bases/$1.conf" | tr -d "'\"")
+	for g in ${groups//,/ }; do
+		[ -z "$full" ] && [[ " $tier " != *" $g "* ]] && continue
+		out+=("$g")
+	done
+	(IFS=,; echo "${out[*]}")
+}
+
+if [ -z "${RUN_TESTS_BASE_RUN:-}" ]; then
+	rm -rf "$OUT_DIR/tests"
+	mkdir -p "$OUT_DIR/tests"
+	"$REPO_ROOT/scripts/install-deps.sh"
+	total_passed=0 total_failed=0 next=1 common=1
+	for b in "${bases[@]}"; do
+		bg=$(base_groups "$b")
+		[ -n "$bg" ] || continue
+		echo "# base $b: groups ${bg//,/, }"
+		RUN_TESTS_BASE_RUN=1 RUN_TESTS_FIRST=$next RUN_TESTS_COMMON=$common \
+			BASE=$b "$0" ${full:+--full} --groups "$bg" || true
+		common=''
+		if read -r p f last <"$OUT_DIR/tests/$b/counts" 2>/dev/null; then
+			total_passed=$((total_passed + p)) total_failed=$((total_failed + f))
+			next=$((last + 1))
+		else
+			echo "not ok $next - [$b] the checks of base $b ran to the end (see the error above)"
+			total_failed=$((total_failed + 1)) next=$((next + 1))
+		fi
+	done
+	echo "$total_passed passed, $total_failed failed"
+	[ "$total_failed" -eq 0 ]
+	exit
+fi
+
+# --- one base ------------------------------------------------------------------
+load_base
+logdir="$OUT_DIR/tests/$BASE"
 rm -rf "$logdir"
 mkdir -p "$logdir"
-n=0 passed=0 failed=0 last_log=''
+n=$((${RUN_TESTS_FIRST:-1} - 1)) passed=0 failed=0 last_log=''
+counts() { printf '%s %s %s\n' "$passed" "$failed" "$n" >"$logdir/counts"; }
 
-# check NAME CMD...: run CMD, log its output, print one TAP line.
+# check NAME CMD...: run CMD, log its output, print one TAP line. Checks of
+# the series and kernels name their base; the harness's own (common) ones
+# do not.
 check() {
-	local name=$1 log
+	local name="[$BASE] $1" log
+	[ "${common_check:-}" = 1 ] && name=$1
 	shift
 	n=$((n + 1))
 	log="$logdir/$(printf '%03d' "$n")-${name//[^A-Za-z0-9_.-]/_}.log"
@@ -75,7 +138,6 @@ check() {
 # note TEXT: a diagnostic line in the TAP stream.
 note() { printf '# %s\n' "$*"; }
 
-"$REPO_ROOT/scripts/install-deps.sh"
 "$REPO_ROOT/scripts/prepare-base.sh"
 "$REPO_ROOT/scripts/checkout-base.sh"
 mapfile -t patches < <(series_patches)
@@ -110,6 +172,16 @@ series_matches_dir() {
 	listed=$(grep -oE '[^ #]+\.patch' "$REPO_ROOT/$BASE_SERIES" | sort)
 	actual=$(find "$REPO_ROOT/$BASE_PATCHDIR" -maxdepth 1 -name '*.patch' -printf '%f\n' | sort)
 	diff <(printf '%s\n' "$listed") <(printf '%s\n' "$actual")
+}
+
+# series_index: the top-level series file lists exactly the BASE_SERIES of
+# bases/*.conf, in comments (it names no patch itself).
+series_index() {
+	local listed wanted f
+	listed=$(grep -oE 'patches/[^ ]+/series' "$REPO_ROOT/series" | sort)
+	wanted=$(sed -n 's/^BASE_SERIES=//p' "$REPO_ROOT"/bases/*.conf | sort)
+	diff <(printf '%s\n' "$listed") <(printf '%s\n' "$wanted") || return 1
+	! grep -vE '^(#|$)' "$REPO_ROOT/series" || { echo "the index names patches"; return 1; }
 }
 
 c_warning_free() {
@@ -250,7 +322,12 @@ if want style; then
 		check "style: checkpatch --strict ${p##*/}" checkpatch_clean "$p"
 		check "style: format of ${p##*/}" patch_form "$p"
 	done
-	check "style: series names exactly the files in patches/" series_matches_dir
+	check "style: $BASE_SERIES names exactly the files in $BASE_PATCHDIR/" series_matches_dir
+fi
+if want style && [ -n "${RUN_TESTS_COMMON:-}" ]; then
+	# The harness's own checks, once for all bases.
+	common_check=1
+	check "style: the series index names the series of every base" series_index
 	check "style: tap-results.sh tells pass, fail, skip, crash and timeout apart" tap_results_parse
 	check "style: a regression report shows what the guest printed about the test" guest_why_fixture
 	check "style: format-patch output does not depend on whether git packed the objects" abbrev_fixture
@@ -258,6 +335,7 @@ if want style; then
 	check "style: mq-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/mq-bench.c"
 	check "style: slab-fill.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/slab-fill.c"
 	check "style: checkpatch --strict kmem_bench.c" bash -c "cd '$base_tree' && PATH=/usr/bin:\$PATH perl scripts/checkpatch.pl --strict --no-tree --terse -f '$REPO_ROOT/tests/kmem-bench/kmem_bench.c' | (! grep -E 'ERROR|WARNING|CHECK')"
+	common_check=''
 fi
 
 # --- apply -----------------------------------------------------------------
@@ -274,6 +352,28 @@ quilt_applies() {
 	git -C "$q" diff --cached --quiet "$(series_branch)"
 	local rc=$?
 	git -C "$(src_repo)" worktree remove --force "$q"
+	return $rc
+}
+
+# orig_applies: the series applies with git am to the files it touches, as
+# Debian's upstream tarball of the same release has them (upstream minus
+# the DFSG removals: what reviewers' trees have, unlike linux-source's
+# Debian patches).
+orig_applies() {
+	local d orig files rc=0
+	d=$(mktemp -d)
+	orig=$("$REPO_ROOT/scripts/fetch-base-package.sh" --orig | sed -n 3p) || { rm -rf "$d"; return 1; }
+	echo "tarball: $orig"
+	mapfile -t files < <(grep -h '^diff --git a/' "${patches[@]}" | awk '{ print substr($3, 3) }' | sort -u)
+	mkdir -p "$d/t"
+	# Files the series creates are not in the tarball: --ignore-failed-read.
+	tar -xJf "$orig" -C "$d/t" --strip-components=1 --wildcards \
+		"${files[@]/#/*/}" 2>/dev/null || true
+	git -C "$d/t" init -q
+	git -C "$d/t" add -f -A
+	git -C "$d/t" commit -q -m orig
+	git -C "$d/t" am -q "${patches[@]}" || rc=1
+	rm -rf "$d"
 	return $rc
 }
 
@@ -298,8 +398,13 @@ if want apply || want bisect || want boot || want debug || want send; then
 	if want apply; then
 		check "apply: quilt push -a gives the same tree" quilt_applies
 		check "apply: git format-patch of the applied branch gives the same diffs" format_patch_roundtrip
+		if [ -n "${BASE_SUITE:-}" ]; then
+			check "apply: git am onto Debian's upstream tarball (linux_*.orig.tar.xz) of the base release" orig_applies
+		fi
 		# On a series that did not apply the branch is stale: no verdict.
-		if [ "$am_failed" -eq 0 ]; then
+		if [ -z "${BASE_FLOOR:-}" ]; then
+			:
+		elif [ "$am_failed" -eq 0 ]; then
 			check "apply: the floor experiment applies to the applied series" "$REPO_ROOT/scripts/make-floor-tree.sh"
 		else
 			note "floor experiment not checked: the series did not apply"
@@ -334,13 +439,15 @@ bisect_build() {
 if want bisect; then
 	note "group bisect"
 	nr=${#patches[@]}
-	for set in nomemcg test slab; do
+	bisect_sets=(nomemcg test)
+	[ -z "${BASE_HAS_SLAB:-}" ] || bisect_sets+=(slab)
+	for set in "${bisect_sets[@]}"; do
 		# Configure once per config set (an O= dir of the scratch tree).
 		check "bisect: configure $set" "$REPO_ROOT/scripts/build-kernel.sh" bisect "$set" prepare
 	done
 	for i in $(seq 1 "$nr"); do
 		commit=$(git -C "$(src_repo)" rev-parse "$(series_branch)~$((nr - i))")
-		for set in nomemcg test slab; do
+		for set in "${bisect_sets[@]}"; do
 			check "bisect: patch $i/$nr: mm/ and touched directories build ($set)" bisect_build "$set" "$commit"
 		done
 	done
@@ -348,12 +455,13 @@ if want bisect; then
 fi
 
 # --- boot ------------------------------------------------------------------
-boot_modes=(default noslab nomemobj nokmem)
+boot_modes=(default noslab nokmem)
+[ -z "$full" ] || boot_modes=(default noslab nomemobj nokmem)
 selftests=cgroup/test_kmem,cgroup/test_memcontrol,cgroup/test_core,cgroup/test_kmem_slab,mqueue/mq_open_tests,harness/stock,harness/detect
 
 known_reason() {
 	awk -v m="$1" -v t="$2" '!/^#/ && NF >= 3 && ($1 == m || $1 == "*") && $2 == t {
-		$1 = ""; $2 = ""; sub(/^ +/, ""); print; exit }' "$REPO_ROOT/tests/known-base-failures.txt"
+		$1 = ""; $2 = ""; sub(/^ +/, ""); print; exit }' "$REPO_ROOT/$BASE_KNOWN_FAILURES"
 }
 
 # compare_results MODE BASE-RESULTS PATCHED-RESULTS TEST
@@ -375,7 +483,7 @@ compare_one() {
 	fi
 	if [ "$bs" = fail ]; then
 		reason=$(known_reason "$mode" "$t")
-		[ -n "$reason" ] || { echo "fails on the base too, but tests/known-base-failures.txt gives no reason"; return 1; }
+		[ -n "$reason" ] || { echo "fails on the base too, but $BASE_KNOWN_FAILURES gives no reason"; return 1; }
 		echo "known base failure: $reason"
 		return 0
 	fi
@@ -470,20 +578,22 @@ if want boot; then
 	done
 	# What the kernel makes of cgroup.nomemobj=<value> and of noslab with
 	# the memory controller off (cgroup_disable=memory).
-	check "boot: cgroup.nomemobj=1 turns slab accounting off" \
-		boot_option nomemobj1 cgroup.nomemobj=1 yes
-	check "boot: cgroup.nomemobj=0 is accepted, another value reported" \
-		boot_option nomemobj0 "cgroup.nomemobj=0 cgroup.nomemobj=maybe" no \
-		'cgroup.nomemobj: invalid value "maybe" ignored'
-	check "boot: no noslab line with cgroup_disable=memory" \
-		boot_option memcgoff "cgroup_disable=memory cgroup.memory=noslab" no
-	# The new selftest must be able to fail: the base ignores the flag.
-	check "boot: test_kmem_slab catches a kernel that ignores noslab (base fails it)" \
-		grep -qx 'cgroup/test_kmem_slab:test_slab_objects fail' "$logdir/results-base-noslab.txt"
-	# The hotplug test must be able to fail: 6.1 leaves the dead CPU's
-	# objcg stock behind (fixed by patch 5).
-	check "boot: harness/stock catches the objcg stock a dead CPU keeps (base fails it)" \
-		grep -qx 'harness/stock:stock_hotplug fail' "$logdir/results-base-default.txt"
+	if [ -n "$full" ]; then
+		check "boot: cgroup.nomemobj=1 turns slab accounting off" \
+			boot_option nomemobj1 cgroup.nomemobj=1 yes
+		check "boot: cgroup.nomemobj=0 is accepted, another value reported" \
+			boot_option nomemobj0 "cgroup.nomemobj=0 cgroup.nomemobj=maybe" no \
+			'cgroup.nomemobj: invalid value "maybe" ignored'
+		check "boot: no noslab line with cgroup_disable=memory" \
+			boot_option memcgoff "cgroup_disable=memory cgroup.memory=noslab" no
+	fi
+	# Tests that must be able to fail: the base fails them (BASE_MUST_FAIL:
+	# mode:program:test, what the series fixes or adds there).
+	for mf in ${BASE_MUST_FAIL:-}; do
+		m=${mf%%:*} t=${mf#*:}
+		check "boot: $t catches the base (fails there in mode $m)" \
+			grep -qx "$t fail" "$logdir/results-base-$m.txt"
+	done
 fi
 
 # --- debug -----------------------------------------------------------------
@@ -538,7 +648,7 @@ if want debug; then
 			results_ok "$m" "$logdir/results-debug-$m.txt"
 		check "debug: [$m] no WARNING, BUG, lockdep, KASAN or kmemleak report" no_splat "$log"
 	done
-	if [ -n "$full" ]; then
+	if [ -n "$full" ] && [ -n "${BASE_FAULTINJ_MUST_FAIL:-}" ]; then
 		# The bulk_error test must be able to fail: the base keeps the
 		# charge of the objects a failed bulk allocation never got.
 		check "debug: build the base kernel with fault injection" \
@@ -577,10 +687,15 @@ maintainers_in_cover() {
 	return $missing
 }
 
+# send_email_dry_run [GLOB]: git send-email --dry-run of the series, or of
+# the patches GLOB matches in it.
 send_email_dry_run() {
+	# shellcheck disable=SC2206 # the glob is meant to expand
+	local files=("$REPO_ROOT/$BASE_PATCHDIR"/${1:-*.patch})
+	[ -f "${files[0]}" ] || { echo "no patch matches ${1:-*.patch}"; return 1; }
 	git -C "$(tree_dir patched)" send-email --dry-run --confirm=never --suppress-cc=all \
 		--from="memcg-noslab project <memcg-noslab@example.org>" --to=linux-mm@kvack.org \
-		--smtp-server=/bin/true "$REPO_ROOT/$BASE_PATCHDIR"/*.patch
+		--smtp-server=/bin/true "${files[@]}"
 }
 
 if want send; then
@@ -588,7 +703,9 @@ if want send; then
 	check "send: cover letter has subject, body, figures, base and changelog" cover_letter_real
 	check "send: To/Cc of the cover letter come from get_maintainer.pl" maintainers_in_cover
 	check "send: git send-email --dry-run accepts the patches" send_email_dry_run
+	for g in ${BASE_SEND_ALONE:-}; do
+		check "send: git send-email --dry-run of $g alone (sendable on its own)" send_email_dry_run "$g"
+	done
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+counts

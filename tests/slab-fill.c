@@ -17,6 +17,13 @@
  *	A child in CGROUP-A sends COUNT messages that a child in CGROUP-B
  *	receives, both on CPU: each message is charged in one cgroup and
  *	uncharged by a task of the other.  Exit 0 when both children did.
+ *   slab-fill pipes CGROUP CPU COUNT
+ *	A child in CGROUP makes and closes COUNT pipes on CPU: a file, a
+ *	pipe_inode_info, its buffer array, an inode and a dentry each, all
+ *	charged, and freed again (the inode and dentry after an RCU grace
+ *	period).  No message queue: on a kernel that does not charge
+ *	messages (7.x without kmalloc buckets, before the fix) pipes still
+ *	exercise the objcg stock.  Exit 0 when the child did.
  *
  * Prints one line of what happened.  Exit 1 on failure, 2 on bad usage.
  * Build: gcc -O2 -Wall -Wextra -static -o slab-fill tests/slab-fill.c -lrt
@@ -128,6 +135,28 @@ static int churn(mqd_t q, const char *cgroup, long cpu, long count, int receive)
 	return 0;
 }
 
+/* Child of "pipes". */
+static int pipes(const char *cgroup, long cpu, long count)
+{
+	int fds[2];
+	long i;
+
+	if (join_cgroup(cgroup) || pin_cpu(cpu)) {
+		fprintf(stderr, "slab-fill: cannot join %s on CPU %ld: %s\n",
+			cgroup, cpu, strerror(errno));
+		return 3;
+	}
+	for (i = 0; i < count; i++) {
+		if (pipe(fds)) {
+			perror("slab-fill: pipe");
+			return 1;
+		}
+		close(fds[0]);
+		close(fds[1]);
+	}
+	return 0;
+}
+
 /* 0: exited 0; 1: killed by SIGKILL; -1: anything else. */
 static int wait_child(pid_t pid)
 {
@@ -154,16 +183,27 @@ int main(int argc, char **argv)
 {
 	int fill_mode = argc == 3 && !strcmp(argv[1], "fill");
 	int churn_mode = argc == 6 && !strcmp(argv[1], "churn");
-	long cpu = churn_mode ? number(argv[4]) : 0;
-	long count = churn_mode ? number(argv[5]) : 0;
+	int pipes_mode = argc == 5 && !strcmp(argv[1], "pipes");
+	long cpu = churn_mode ? number(argv[4]) : pipes_mode ? number(argv[3]) : 0;
+	long count = churn_mode ? number(argv[5]) : pipes_mode ? number(argv[4]) : 0;
 	pid_t pids[2] = { -1, -1 };
 	int rc = 1, i;
 	mqd_t q;
 
-	if ((!fill_mode && !churn_mode) || cpu < 0 || count < 0) {
+	if ((!fill_mode && !churn_mode && !pipes_mode) || cpu < 0 || count < 0) {
 		fprintf(stderr, "usage: %s fill CGROUP\n"
-			"       %s churn CGROUP-A CGROUP-B CPU COUNT\n", argv[0], argv[0]);
+			"       %s churn CGROUP-A CGROUP-B CPU COUNT\n"
+			"       %s pipes CGROUP CPU COUNT\n", argv[0], argv[0], argv[0]);
 		return 2;
+	}
+	if (pipes_mode) {
+		fflush(stdout);
+		pids[0] = fork();
+		if (pids[0] == 0)
+			_exit(pipes(argv[2], cpu, count));
+		rc = wait_child(pids[0]) == 0 ? 0 : 1;
+		printf("slab-fill: %ld pipes %s\n", count, rc ? "failed" : "done");
+		return rc;
 	}
 	q = open_queue(fill_mode ? FILL_DEPTH : CHURN_DEPTH, fill_mode ? O_NONBLOCK : 0);
 	if (q == (mqd_t)-1) {

@@ -1,0 +1,133 @@
+#!/bin/bash
+# Write the series as b4 sends it, sending nothing: in a throw-away clone
+# of the base repository (`git clone --shared`, sparse: only the files the
+# patches touch; removed at exit, the repository is not changed) the
+# patches of $BASE_PATCHDIR go onto the base (git am) on a branch that
+# `b4 prep --enroll` takes over; the cover letter gets the subject and text
+# (up to the shortlog) of 0000-cover-letter.patch and To/Cc from
+# `b4 prep --auto-to-cc` (get_maintainer.pl of the base tree, the newest
+# base's MAINTAINERS); `b4 send -o` writes the messages. Then it checks
+# them, non-zero exit on a failure: one message a patch plus the cover
+# letter; checkpatch --strict clean patches; To/Cc = what get_maintainer.pl
+# gives for each patch plus the people the patches name (author, Cc: and
+# ...-by: trailers), without the sender; the cover letter's subject and text.
+# Usage: scripts/b4-send.sh OUTDIR [PATCH-GLOB]
+#   OUTDIR      made by b4; must not exist or be empty
+#   PATCH-GLOB  only the patches whose file names match (e.g. '0001-*.patch').
+#               b4 0.12 sends one patch without a cover letter (it would put
+#               the cover text below the ---: it gets none); several, ours.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+case "${1:-}" in
+-h | --help) print_usage "$0"; exit 0 ;;
+'' | -*) die "usage: $0 OUTDIR [PATCH-GLOB] (see --help)" ;;
+esac
+[ $# -le 2 ] || die "too many arguments (see $0 --help)"
+load_base
+need_cmd b4 b4
+shopt -s nullglob
+out=$(realpath -m "$1") glob=${2:-*}
+[ ! -e "$out" ] || [ -z "$(ls -A "$out")" ] || die "$out exists and is not empty"
+btree=$(tree_dir base) mpath=$(newest_maintainers) base=$(base_ref)
+[ -f "$btree/scripts/get_maintainer.pl" ] || die "no base tree $btree: run scripts/checkout-base.sh"
+me=memcg-noslab@example.org
+sel=()
+while read -r p; do
+	# shellcheck disable=SC2254 # the glob is meant to match
+	case "${p##*/}" in $glob) sel+=("$p") ;; esac
+done < <(series_patches)
+[ ${#sel[@]} -gt 0 ] || die "no patch of $BASE_SERIES matches '$glob'"
+
+# hdr FILE NAME: the (unfolded) header NAME of a mail.
+hdr() {
+	awk -v h="$2" '/^$/ { exit } /^[ \t]/ { if (on) v = v $0; next }
+		{ if (on) print v; on = tolower($1) == tolower(h) ":"; v = $0; sub(/^[^:]*: */, "", v) }
+		END { if (on) print v }' "$1"
+}
+# body FILE: the text of a mail up to its first "---" line.
+body() { awk '!b && /^$/ { b = 1; next } b && /^---$/ { exit } b' "$1"; }
+addrs() { grep -oE '[[:alnum:]._%+=-]+@[[:alnum:].-]+' | tr '[:upper:]' '[:lower:]' | sort -u; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/b4-send.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+# Only this script's settings count (no ~/.gitconfig b4/sendemail keys).
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
+msg "clone of $(src_repo) in $tmp, branch b4-send-$$: ${#sel[@]} patch(es) on ${base:0:12}"
+git clone -q --shared --no-checkout "$(src_repo)" "$tmp/linux"
+cd "$tmp/linux"
+mapfile -t paths < <(sed -n 's|^diff --git a/\(.*\) b/\(.*\)|/\1\n/\2|p' "${sel[@]}" | sort -u)
+git sparse-checkout set --no-cone "${paths[@]}"
+git checkout -q -b "b4-send-$$" "$base"
+git am -q "${sel[@]}" || die "the patches matching '$glob' do not apply on the base"
+gm="env -C $btree perl scripts/get_maintainer.pl --mpath $mpath --nogit --nogit-fallback --norolestats"
+git config user.name "memcg-noslab project"
+git config user.email "$me"
+git config core.abbrev 12 # as format_patches in lib.sh
+git config b4.send-auto-to-cmd "$gm --nol"
+git config b4.send-auto-cc-cmd "$gm --nom"
+git config sendemail.smtpserver /bin/false # never run; no b4 web endpoint
+git config core.editor "cp $tmp/cover"     # b4 prep --edit-cover: ours
+b4 -q prep --enroll "$base" >/dev/null
+# To/Cc go into b4's own cover first: in ours they would be taken for
+# trailers with whatever "Word: text" lines end the text (a changelog).
+b4 -q prep --auto-to-cc >/dev/null
+cover_commit=$(git rev-list "$base..HEAD" | tail -n 1)
+sub='' text=''
+if [ ${#sel[@]} -gt 1 ]; then
+	# Subject without "[PATCH 0/N] ", unfolded; the text up to the shortlog.
+	c="$REPO_ROOT/$BASE_PATCHDIR/0000-cover-letter.patch"
+	sub=$(hdr "$c" Subject | sed 's/^\[[^]]*\] //')
+	text=$(body "$c" | awk '/^[^ ].* \([0-9]+\):$/ { exit } { print }')
+	printf '%s\n\n%s\n\n' "$sub" "$text" >"$tmp/cover"
+fi
+git log -1 --format=%B "$cover_commit" | grep -E '^(To|Cc): ' >>"$tmp/cover" ||
+	die "b4 prep --auto-to-cc found no To/Cc"
+b4 -q prep --edit-cover >/dev/null
+b4 send -o "$out" --no-sign --not-me-too
+
+# --- checks ------------------------------------------------------------------
+bad=0
+fail() { printf 'FAIL: %s\n' "$*" >&2; bad=1; }
+cover='' npatch=0
+for f in "$out"/*.eml; do
+	if hdr "$f" Subject | grep -qE '^\[PATCH[^]]* 0+/[0-9]+\]'; then cover=$f; else npatch=$((npatch + 1)); fi
+done
+msg "check: ${#sel[@]} patch message(s)$([ -z "$sub" ] || echo ' and a cover letter') in $out"
+[ "$npatch" -eq ${#sel[@]} ] || fail "$npatch patch messages, not ${#sel[@]}"
+[ "${cover:+y}" = "${sub:+y}" ] || fail "cover letter: '${cover:-none}' for ${#sel[@]} patch(es)"
+
+msg "check: checkpatch --strict --ignore UNKNOWN_COMMIT_ID on each patch message (in $btree)"
+cs=() && [ ! -f /usr/share/codespell/dictionary.txt ] || cs=(--codespell)
+for f in "$out"/*.eml; do
+	[ "$f" != "$cover" ] || continue
+	# b4 moves another author to a "From:" line atop the text, unwrapped:
+	# a long one there is not a long line of the commit message.
+	n=$(awk '!b && /^$/ { b = 1; s = NR; next } b { if (/^From: / && NR == s + 1) print NR; exit }' "$f")
+	r=$(cd "$btree" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict "${cs[@]}" \
+		--ignore UNKNOWN_COMMIT_ID --show-types --terse --no-summary "$f" |
+		grep -v "^$f:${n:-0}: WARNING:COMMIT_LOG_LONG_LINE:") || true
+	[ -z "$r" ] || fail "checkpatch: $r"
+done
+
+msg "check: To/Cc = get_maintainer.pl (--mpath $mpath) of each patch + authors and Cc:/-by: trailers of the patches, without $me"
+for p in "${sel[@]}"; do
+	# (stderr: git cannot resolve the Fixes: commits in a one-commit base)
+	(cd "$btree" && perl scripts/get_maintainer.pl --mpath "$mpath" --nogit --nogit-fallback \
+		--norolestats "$p" 2>/dev/null) >>"$tmp/want" || die "get_maintainer.pl failed on $p"
+	hdr "$p" From >>"$tmp/want"
+	body "$p" | grep -E '^(Cc|[A-Za-z-]+-by): ' >>"$tmp/want" || true
+done
+want=$(addrs <"$tmp/want" | { grep -vxF "$me" || true; })
+got=$(for f in "$out"/*.eml; do hdr "$f" To; hdr "$f" Cc; done | addrs)
+[ "$want" = "$got" ] ||
+	fail "To/Cc differ: $(diff <(echo "$want") <(echo "$got") | grep '^[<>]' | sed 's/^</missing/; s/^>/extra/' | tr '\n' ' ')"
+
+if [ -n "$cover" ]; then
+	msg "check: the cover letter's subject and text are those of $BASE_PATCHDIR/0000-cover-letter.patch"
+	s=$(hdr "$cover" Subject)
+	[ "${s#\[*\] }" = "$sub" ] || fail "cover subject '$s', not '$sub'"
+	diff <(echo "$text" | grep -v '^$') <(body "$cover" | grep -v '^$') >/dev/null || fail "cover text differs from ours"
+fi
+[ "$bad" -eq 0 ] || die "b4 send -o $out: checks failed"
+msg "b4 send -o $out: $((npatch + (${#cover} > 0))) messages, all checks passed"
