@@ -29,6 +29,12 @@ GIT_COMMITTER_NAME="memcg-noslab project" GIT_COMMITTER_EMAIL=memcg-noslab@examp
 	format_patches "$repo" -q --cover-letter \
 		--cover-from-description=subject --base="$base" -o "$tmp" \
 		"${to[@]/#/--to=}" "${cc[@]/#/--cc=}" "$base..$ref"
+# base-commit: a commit others can resolve when the conf knows one (the
+# upstream release the Debian package is made of), else the harness's own
+# base commit.
+if [ -n "${BASE_UPSTREAM_COMMIT:-}" ]; then
+	sed -i "s/^base-commit: [0-9a-f]\{40\}\$/base-commit: $BASE_UPSTREAM_COMMIT/" "$tmp/0000-cover-letter.patch"
+fi
 rm -f "$REPO_ROOT/$BASE_PATCHDIR"/*.patch
 mkdir -p "$REPO_ROOT/$BASE_PATCHDIR"
 cp "$tmp"/*.patch "$REPO_ROOT/$BASE_PATCHDIR/"
