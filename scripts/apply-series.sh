@@ -39,7 +39,7 @@ while IFS= read -r p; do
 		fi
 		git -C "$scratch" am --abort >/dev/null 2>&1 || true
 		git -C "$scratch" checkout -q -f --detach "$ref"
-		die "patch ${p##*/} (#$n in $BASE_SERIES) does not apply${loc:+ (hunk at ${loc/ /:})}; tree left on the base"
+		die "patch ${p##*/} (#$n in $BASE_SERIES) does not apply to $(git -C "$scratch" log -1 --format=%s "$ref")${loc:+ (hunk at ${loc/ /:})}; tree left on the base"
 	fi
 done < <(series_patches)
 
