@@ -114,17 +114,25 @@ static int fill(mqd_t q, const char *cgroup)
 	}
 }
 
+/* Join CGROUP and run on CPU only: 0, or -1 after saying why. */
+static int enter(const char *cgroup, long cpu)
+{
+	if (join_cgroup(cgroup) || pin_cpu(cpu)) {
+		fprintf(stderr, "slab-fill: cannot join %s on CPU %ld: %s\n",
+			cgroup, cpu, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* Child of "churn": sender (receive false) or receiver. */
 static int churn(mqd_t q, const char *cgroup, long cpu, long count, int receive)
 {
 	static char msg[MSG_BYTES];
 	long i;
 
-	if (join_cgroup(cgroup) || pin_cpu(cpu)) {
-		fprintf(stderr, "slab-fill: cannot join %s on CPU %ld: %s\n",
-			cgroup, cpu, strerror(errno));
+	if (enter(cgroup, cpu))
 		return 3;
-	}
 	for (i = 0; i < count; i++) {
 		if (receive ? mq_receive(q, msg, sizeof(msg), NULL) < 0
 			    : mq_send(q, msg, sizeof(msg), 0)) {
@@ -141,11 +149,8 @@ static int pipes(const char *cgroup, long cpu, long count)
 	int fds[2];
 	long i;
 
-	if (join_cgroup(cgroup) || pin_cpu(cpu)) {
-		fprintf(stderr, "slab-fill: cannot join %s on CPU %ld: %s\n",
-			cgroup, cpu, strerror(errno));
+	if (enter(cgroup, cpu))
 		return 3;
-	}
 	for (i = 0; i < count; i++) {
 		if (pipe(fds)) {
 			perror("slab-fill: pipe");
