@@ -75,10 +75,9 @@ b4 -q prep --auto-to-cc >/dev/null
 cover_commit=$(git rev-list "$base..HEAD" | tail -n 1)
 sub='' text=''
 if [ ${#sel[@]} -gt 1 ]; then
-	# Subject without "[PATCH 0/N] ", unfolded; the text up to the shortlog.
-	c="$REPO_ROOT/$BASE_PATCHDIR/0000-cover-letter.patch"
-	sub=$(hdr "$c" Subject | sed 's/^\[[^]]*\] //')
-	text=$(body "$c" | awk '/^[^ ].* \([0-9]+\):$/ { exit } { print }')
+	# Our subject (first line) and text (after a blank line).
+	desc=$(cover_text "$REPO_ROOT/$BASE_PATCHDIR/0000-cover-letter.patch")
+	sub=${desc%%$'\n'*} text=${desc#*$'\n\n'}
 	printf '%s\n\n%s\n\n' "$sub" "$text" >"$tmp/cover"
 fi
 git log -1 --format=%B "$cover_commit" | grep -E '^(To|Cc): ' >>"$tmp/cover" ||

@@ -16,14 +16,6 @@ cover="$REPO_ROOT/$BASE_PATCHDIR/0000-cover-letter.patch"
 
 "$REPO_ROOT/scripts/apply-series.sh"
 git -C "$repo" branch -f "$ref" "$(series_branch)"
-# Subject without "[PATCH 00/N] ", unfolded; the body up to the shortlog
-# ("Name (N):"), without the blank lines before it.
-desc=$(awk '
-	/^Subject: / { sub(/^Subject: \[PATCH[^]]*\] /, ""); s = $0; insubj = 1; next }
-	insubj && /^ / { sub(/^ /, ""); s = s " " $0; next }
-	{ insubj = 0 }
-	!body && /^$/ { body = 1; print s; print ""; next }
-	body && /^[^ ].* \([0-9]+\):$/ { exit }
-	body { print }' "$cover")
+desc=$(cover_text "$cover")
 git -C "$repo" config "branch.$ref.description" "$desc"
 msg "branch $ref in $repo: the series of $BASE_SERIES, cover letter as its description"

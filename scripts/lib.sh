@@ -8,8 +8,14 @@ export REPO_ROOT
 CACHE_DIR=${CACHE_DIR:-/var/cache/memcg-noslab}
 # Results of runs (logs, reports).
 OUT_DIR=${OUT_DIR:-$REPO_ROOT/out}
+# list_bases: the names of bases/*.conf, oldest first (sort -V).
+list_bases() {
+	local f
+	for f in "$REPO_ROOT"/bases/*.conf; do basename "$f" .conf; done | sort -V
+}
+
 # The base: bases/$BASE.conf. Default: the newest (mainline).
-BASE=${BASE:-$(for f in "$REPO_ROOT"/bases/*.conf; do basename "$f" .conf; done | sort -V | tail -n 1)}
+BASE=${BASE:-$(list_bases | tail -n 1)}
 export CACHE_DIR OUT_DIR BASE
 
 die() {
@@ -99,10 +105,24 @@ format_patches() {
 # not on what the cache happens to hold.
 newest_maintainers() {
 	local newest f
-	newest=$(for f in "$REPO_ROOT"/bases/*.conf; do basename "$f" .conf; done | sort -V | tail -n 1)
+	newest=$(list_bases | tail -n 1)
 	f="$CACHE_DIR/$newest/debian/linux/MAINTAINERS"
 	[ -f "$f" ] || die "no $f: run BASE=$newest scripts/prepare-base.sh (To/Cc come from the newest base's MAINTAINERS)"
 	printf '%s\n' "$f"
+}
+
+# cover_text COVER: the subject of a cover letter made by git format-patch
+# (without "[PATCH 00/N] ", unfolded), a blank line, and its text up to
+# the shortlog ("Name (N):"), without the blank lines before it: what
+# import-series.sh makes the branch description and b4-send.sh b4's cover.
+cover_text() {
+	awk '
+	/^Subject: / { sub(/^Subject: \[PATCH[^]]*\] /, ""); s = $0; insubj = 1; next }
+	insubj && /^ / { sub(/^ /, ""); s = s " " $0; next }
+	{ insubj = 0 }
+	!body && /^$/ { body = 1; print s; print ""; next }
+	body && /^[^ ].* \([0-9]+\):$/ { exit }
+	body { print }' "$1"
 }
 
 # The identity used for commits the harness makes (never a person).

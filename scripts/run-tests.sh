@@ -59,7 +59,7 @@ for g in ${groups//,/ }; do
 	esac
 done
 want() { [[ ",$groups," == *",$1,"* ]]; }
-mapfile -t all_bases < <(for f in "$REPO_ROOT"/bases/*.conf; do basename "$f" .conf; done | sort -rV)
+mapfile -t all_bases < <(list_bases | tac)
 if [ "$which" = all ]; then
 	bases=("${all_bases[@]}")
 else
