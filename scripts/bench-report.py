@@ -2,8 +2,9 @@
 """Turn the per-boot benchmark results of scripts/run-bench.sh into the
 side-by-side report: report.md, report.json and overhead.png.
 
-Input, in DIR: KERNEL-MODE.json (mq-bench JSON lines) and KERNEL-MODE.txt
-(kmem_bench lines). Means are exact (sum / n)."""
+Input, in DIR: KERNEL-MODE.json (mq-bench JSON lines), KERNEL-MODE.txt
+(kmem_bench lines) and KERNEL-MODE.workloads.json (stress-ng workloads:
+guest ns per bogo op, or an error). Means are exact (sum / n)."""
 import argparse
 import json
 import os
@@ -12,8 +13,24 @@ import subprocess
 import sys
 
 
+ERRORS = []
+
+
 def load(d, kernel, mode):
     m = {}
+    path = os.path.join(d, f"{kernel}-{mode}.workloads.json")
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if not line.startswith("{"):
+                    continue
+                r = json.loads(line)
+                if "error" in r:
+                    ERRORS.append(f"{kernel} {mode} {r['workload']}: {r['error']} "
+                                  f"(console log: {kernel}-{mode}-workloads.log)")
+                else:
+                    m["wl_" + r["workload"]] = r["ns_per_op"]
     path = os.path.join(d, f"{kernel}-{mode}.json")
     with open(path) as f:
         for line in f:
@@ -49,6 +66,7 @@ def num(x):
     return "        -" if x is None else f"{x:9.1f}"
 
 
+WORKLOADS = []
 ORDER = ["mq_send", "mq_receive", "mq_pair", "getppid", "clock",
          "pingpong_same", "pingpong_cross"]
 
@@ -56,6 +74,8 @@ ORDER = ["mq_send", "mq_receive", "mq_pair", "getppid", "clock",
 def order_key(k):
     if k in ORDER:
         return (0, ORDER.index(k), 0)
+    if k.startswith("wl_"):
+        return (2, WORKLOADS.index(k[3:]) if k[3:] in WORKLOADS else 99, 0)
     parts = k.split("_")
     return (1, "_".join(parts[:-1]), int(parts[-1]))
 
@@ -67,7 +87,10 @@ def main():
     ap.add_argument("--base-desc", default="")
     ap.add_argument("--kernels", default="base,patched")
     ap.add_argument("--modes", default="root,default,noslab,nokmem")
+    ap.add_argument("--workloads", default="")
+    ap.add_argument("--stress-ng", default="")
     a = ap.parse_args()
+    WORKLOADS.extend(w for w in a.workloads.split(",") if w)
     kernels = a.kernels.split(",")
     modes = a.modes.split(",")
     data = {k: {m: load(a.dir, k, m) for m in modes} for k in kernels}
@@ -82,6 +105,13 @@ def main():
                "cgroup.memory=nokmem (the accounting-free limit).")
     out.append("Figures: mean guest ns per call (pingpong: per round trip; "
                "kmem_*: per alloc+free pair).")
+    if WORKLOADS:
+        out.append(f"Workloads (wl_*): {a.stress_ng}, one instance, a fixed number "
+                   "of bogo ops (tests/workloads.conf), started in the mode's cgroup "
+                   "in a guest of its own (1 vCPU, 1 GiB); guest ns per bogo op from "
+                   "stress-ng's real-time rate.")
+    for e in ERRORS:
+        out.append(f"FAILED: {e}")
     out.append("")
     b, p = (kernels + [None])[:2] if len(kernels) > 1 else (kernels[0], None)
     for m in modes:
@@ -109,6 +139,7 @@ def main():
         out.append(hdr)
         keys = ["mq_send", "mq_receive", "mq_pair", "pingpong_same", "pingpong_cross"]
         keys += sorted([k for k in data[kernels[0]]["nokmem"] if k.startswith("kmem_")], key=order_key)
+        keys += [f"wl_{w}" for w in WORKLOADS]
         for key in keys:
             row = f"{key:<28}"
             for m in modes:
@@ -128,7 +159,7 @@ def main():
             for m in modes:
                 if m == "nokmem":
                     continue
-                for key in ["mq_pair", "pingpong_same", "pingpong_cross"]:
+                for key in ["mq_pair", "pingpong_same", "pingpong_cross"] + [f"wl_{w}" for w in WORKLOADS]:
                     x = derived[b][m].get(key)
                     y = derived[p][m].get(key)
                     out.append(f"{m:<8} {key:<16} {num(x)} -> {num(y)}  ({pct(x, y).strip()})")
@@ -150,32 +181,63 @@ def main():
         f.write("\n".join(out) + "\n")
     with open(os.path.join(a.dir, "report.json"), "w") as f:
         json.dump({"method": a.method, "base": a.base_desc, "results": data,
-                   "overhead_vs_nokmem": derived}, f, indent=1, sort_keys=True)
+                   "overhead_vs_nokmem": derived, "errors": ERRORS},
+                  f, indent=1, sort_keys=True)
 
-    # Chart: mq pair overhead per mode and kernel.
+    # Charts: accounting overhead per mode and kernel (mq pair), and per
+    # workload. Every bar carries its value, so a zero reads as measured.
     if derived:
-        dat = os.path.join(a.dir, "overhead.dat")
-        with open(dat, "w") as f:
-            f.write("mode " + " ".join(kernels) + "\n")
-            for m in modes:
-                if m == "nokmem":
-                    continue
-                f.write(m + " " + " ".join(f"{derived[k][m].get('mq_pair') or 0:.1f}" for k in kernels) + "\n")
-        cols = " , ".join(f"'' using {i + 2}:xtic(1) title columnheader({i + 2})" for i in range(len(kernels)))
-        script = f"""set terminal pngcairo size 800,480
-set output '{os.path.join(a.dir, 'overhead.png')}'
-set title 'mq\\_send + mq\\_receive accounting overhead vs nokmem (guest ns)'
+        rows = [(m, [derived[k][m].get("mq_pair") for k in kernels])
+                for m in modes if m != "nokmem"]
+        chart(os.path.join(a.dir, "overhead"), kernels, rows,
+              "mq\\_send + mq\\_receive accounting overhead vs nokmem (guest ns)",
+              "guest ns (icount: instructions)")
+        cols = [(k, m) for m in ("default", "noslab") if m in modes for k in kernels]
+        if WORKLOADS and cols:
+            rows = [(w, [derived[k][m].get(f"wl_{w}") for k, m in cols]) for w in WORKLOADS]
+            chart(os.path.join(a.dir, "workloads"), [f"{k} {m}" for k, m in cols], rows,
+                  "stress-ng: accounting overhead vs nokmem (guest ns per bogo op)",
+                  "guest ns per bogo op (icount: instructions)")
+
+
+def chart(stem, names, rows, title, ylabel):
+    """Clustered bars, one cluster per row, one bar per name, each bar
+    labelled with its value ('n/a' where there is none)."""
+    dat = stem + ".dat"
+    with open(dat, "w") as f:
+        f.write("row " + " ".join(n.replace(" ", "_") for n in names) + "\n")
+        for label, vals in rows:
+            f.write(label + " " + " ".join("NaN" if v is None else f"{v:.1f}" for v in vals) + "\n")
+    n = len(names)
+    # The value labels, one per bar, at the bar's centre and top.
+    lab = stem + ".labels"
+    with open(lab, "w") as f:
+        f.write("x y label\n")
+        for r, (_, vals) in enumerate(rows):
+            for i, v in enumerate(vals):
+                x = r + (i - n / 2.0 + 0.5) / (n + 1.0)
+                f.write(f"{x:.4f} {0 if v is None else v:.1f} \"{'n/a' if v is None else f'{v:.0f}'}\"\n")
+    plots = [f"'{dat}' using {i + 2}:xtic(1) title '{name}'" for i, name in enumerate(names)]
+    plots.append(f"'{lab}' using 1:2:3 with labels offset 0,0.6 font ',8' notitle")
+    script = f"""set terminal pngcairo size 1000,520
+set output '{stem}.png'
+set title '{title}'
 set style data histograms
+set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set key top right
-set yrange [0:*]
-set ylabel 'guest ns (icount: instructions)'
-plot {cols.replace("''", repr(dat), 1)}
+set key autotitle columnhead
+set xrange [-0.6:{len(rows) - 0.4}]
+set yrange [*:*]
+set xzeroaxis
+set offsets 0, 0, graph 0.08, 0
+set ylabel '{ylabel}'
+plot {", ".join(plots)}
 """
-        try:
-            subprocess.run(["gnuplot"], input=script, text=True, check=True)
-        except (OSError, subprocess.CalledProcessError) as e:
-            print(f"warning: no chart: {e}", file=sys.stderr)
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"warning: no chart {stem}.png: {e}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -8,11 +8,12 @@
 # Options:
 #   --icount        TCG with -icount shift=0,sleep=off and -seed 1 (exact,
 #                   repeatable; guest ns = guest instructions). Default for
-#                   JOB=bench.
+#                   JOB=bench and JOB=workloads.
 #   --accel A       kvm or tcg (default: kvm when /dev/kvm is usable)
 #   --timeout S     seconds before the guest counts as hung (default 900)
-#   --mem M         guest memory in MiB (default 2048; 512 for bench)
-#   --smp N         guest CPUs (default 2; 1 for bench)
+#   --mem M         guest memory in MiB (default 2048; bench 512,
+#                   workloads 1024)
+#   --smp N         guest CPUs (default 2; 1 for bench and workloads)
 #   --append STR    more kernel command-line arguments
 #   --args STR      harness.args for the job (e.g. selftest list)
 #   --log FILE      console log (default $OUT_DIR/logs/...)
@@ -90,9 +91,10 @@ if ! [[ $timeout =~ ^[1-9][0-9]*$ ]]; then
 	die "--timeout wants seconds, got '$timeout'"
 fi
 
-if [ "$job" = bench ]; then
-	icount=${icount:-1} mem=${mem:-512} smp=${smp:-1}
-fi
+case "$job" in
+bench) icount=${icount:-1} mem=${mem:-512} smp=${smp:-1} ;;
+workloads) icount=${icount:-1} mem=${mem:-1024} smp=${smp:-1} ;;
+esac
 mem=${mem:-2048} smp=${smp:-2}
 if [ -n "$icount" ]; then
 	[ -z "$accel" ] || [ "$accel" = tcg ] || die "--icount needs TCG, not --accel $accel"

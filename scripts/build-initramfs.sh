@@ -1,7 +1,8 @@
 #!/bin/bash
 # Build the guest initramfs: busybox-static, the guest jobs (tests/guest),
-# the mqueue benchmark and the in-tree cgroup and mqueue selftests built
-# statically from a kernel tree (default: the patched tree if the series
+# the mqueue benchmark, Debian's stress-ng with the shared libraries it
+# needs (tests/workloads.conf) and the in-tree cgroup and mqueue selftests
+# built statically from a kernel tree (default: the patched tree if the series
 # is applied, else the base tree). One initramfs serves every kernel of a
 # run, so benchmark figures compare kernels, not initramfs contents.
 # Usage: scripts/build-initramfs.sh [base|patched]
@@ -10,6 +11,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 load_base
 need_cmd cpio cpio
+need_cmd stress-ng stress-ng
 if ! /bin/busybox --list >/dev/null 2>&1 || ldd /bin/busybox >/dev/null 2>&1; then
 	die "no static /bin/busybox: install Debian package 'busybox-static'"
 fi
@@ -52,6 +54,16 @@ install -m 0755 "$REPO_ROOT/tests/guest/init" "$stage/init"
 install -m 0755 "$REPO_ROOT"/tests/guest/job-*.sh "$stage/tests/"
 install -m 0644 "$REPO_ROOT/tests/guest/lib.sh" "$stage/tests/"
 install -m 0755 "$st/bench/mq-bench" "$st/bench/slab-fill" "$stage/tests/"
+install -m 0644 "$REPO_ROOT/tests/workloads.conf" "$stage/tests/"
+# stress-ng is dynamically linked: take the loader and every library ldd
+# names, at the paths the binary asks for.
+sng=$(command -v stress-ng)
+install -D -m 0755 "$sng" "$stage/usr/bin/stress-ng"
+libs=$(ldd "$sng" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
+[ -n "$libs" ] || die "ldd names no library of $sng"
+for lib in $libs; do
+	install -D -m 0755 "$(readlink -f "$lib")" "$stage$lib"
+done
 # The harness's own TAP tests run like selftests.
 install -D -m 0755 "$REPO_ROOT/tests/guest/stock-tests.sh" "$stage/tests/selftests/harness/stock"
 install -D -m 0755 "$REPO_ROOT/tests/guest/detect-tests.sh" "$stage/tests/selftests/harness/detect"

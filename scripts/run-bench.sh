@@ -5,7 +5,7 @@
 # microbenchmark, and write the side-by-side report.
 # Usage: scripts/run-bench.sh [--kernels base,patched[,floor]]
 #          [--modes root,default,noslab,nomemobj,nokmem] [--count N] [--kvm]
-#          [--config bench|test|vmemmap]
+#          [--config bench|test|vmemmap] [--workloads all|NAME,...]
 # The base is the newest in bases/ (mainline); BASE=6.1 benchmarks the 6.1
 # backport.
 # --kvm reports wall-clock ns under KVM instead of exact icount figures.
@@ -17,6 +17,11 @@
 # vmstat update (tests/experiments/stock-free-floor.diff, made for the 6.1
 # series): what the per-object work of these hooks costs by itself;
 # benchmarked only.
+# --workloads also boots each kernel in each mode to run third-party
+# workloads: Debian's stress-ng stressors of tests/workloads.conf ("all",
+# or names from it), each with a fixed number of bogo ops; reported in guest
+# ns per bogo op. A workload that fails or hangs is reported with its
+# console log and the others still run; the script then exits 1.
 # Results: $OUT_DIR/bench-<base>/ (report.md, report.json, overhead.png, logs);
 # $OUT_DIR/bench-<base>-vmemmap/ with --config vmemmap.
 set -euo pipefail
@@ -25,15 +30,17 @@ set -euo pipefail
 load_base
 
 kernels=base,patched modes=root,default,noslab,nomemobj,nokmem count=100000 accel=(--icount) cfg=bench
+workloads=''
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--kernels | --modes | --count | --config)
+	--kernels | --modes | --count | --config | --workloads)
 		[ $# -ge 2 ] || die "$1 needs a value (see $0 --help)"
 		case "$1" in
 		--kernels) kernels=$2 ;;
 		--modes) modes=$2 ;;
 		--count) count=$2 ;;
 		--config) cfg=$2 ;;
+		--workloads) workloads=$2 ;;
 		esac
 		shift
 		;;
@@ -52,6 +59,11 @@ bench | test | vmemmap) ;;
 esac
 # Without extra fragments the bench kernels are the test kernels: build once.
 [ "$cfg" != bench ] || [ -n "${BASE_BENCH_FRAGMENTS:-}" ] || cfg="test"
+known=$(awk '!/^#/ && NF { print $1 }' "$REPO_ROOT/tests/workloads.conf" | paste -sd, -)
+[ "$workloads" != all ] || workloads=$known
+for w in ${workloads//,/ }; do
+	[[ ",$known," == *",$w,"* ]] || die "unknown workload '$w' (known: $known, or all)"
+done
 IFS=, read -ra kernels <<<"$kernels"
 IFS=, read -ra modes <<<"$modes"
 for k in "${kernels[@]}"; do
@@ -89,6 +101,23 @@ for k in "${kernels[@]}"; do
 		[ -s "$res/$k-$m.json" ] || die "no benchmark output from $k in mode $m (console log: $log)"
 	done
 done
+# Third-party workloads: one more boot per kernel and mode. A boot that
+# fails still yields the figures of the workloads that ran before.
+wfail=()
+if [ -n "$workloads" ]; then
+	for k in "${kernels[@]}"; do
+		for m in "${modes[@]}"; do
+			log="$res/$k-$m-workloads.log"
+			"$REPO_ROOT/scripts/boot-guest.sh" "${accel[@]}" --timeout 3600 \
+				--append "harness.workloads=$workloads" --log "$log" "$k" "$cfg" "$m" workloads ||
+				wfail+=("$k/$m (console log: $log)")
+			sed -n '/^HARNESS-BEGIN workloads.json$/,/^HARNESS-END workloads.json$/{//!p}' "$log" \
+				>"$res/$k-$m.workloads.json"
+		done
+	done
+fi
+sng=''
+[ -z "$workloads" ] || sng="stress-ng $(stress-ng --version | sed -n 's/.*version \([^ ]*\).*/\1/p') (Debian)"
 if [ "${accel[0]}" = --icount ]; then
 	method="QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p') TCG -icount shift=0,sleep=off: 1 guest ns = 1 guest instruction; figures repeat exactly (stddev 0)"
 else
@@ -96,6 +125,10 @@ else
 fi
 python3 "$REPO_ROOT/scripts/bench-report.py" --method "$method" \
 	--base-desc "$(git -C "$(tree_dir base)" log -1 --format=%s)" \
-	--kernels "$(IFS=,; echo "${kernels[*]}")" --modes "$(IFS=,; echo "${modes[*]}")" "$res"
+	--kernels "$(IFS=,; echo "${kernels[*]}")" --modes "$(IFS=,; echo "${modes[*]}")" \
+	--workloads "$workloads" --stress-ng "$sng" "$res"
 cat "$res/report.md"
 msg "report: $res/report.md, $res/report.json, $res/overhead.png"
+if [ ${#wfail[@]} -gt 0 ]; then
+	die "workloads failed in: ${wfail[*]}"
+fi

@@ -190,6 +190,20 @@ series_index() {
 	! grep -vE '^(#|$)' "$REPO_ROOT/series" || { echo "the index names patches"; return 1; }
 }
 
+# workloads_known: stress-ng parses every line of tests/workloads.conf
+# (--dry-run: parse, do not run).
+workloads_known() {
+	local name ops args
+	need_cmd stress-ng stress-ng
+	# shellcheck disable=SC2086 # $args is a list of options
+	while read -r name ops args; do
+		case "$name" in '' | '#'*) continue ;; esac
+		[[ $ops =~ ^[1-9][0-9]*$ ]] || { echo "$name: bad op count '$ops'"; return 1; }
+		(cd /tmp && stress-ng --dry-run --"$name" 1 --"$name"-ops "$ops" $args) >/dev/null 2>&1 ||
+			{ echo "stress-ng rejects: --$name 1 --$name-ops $ops $args"; return 1; }
+	done <"$REPO_ROOT/tests/workloads.conf"
+}
+
 c_warning_free() {
 	local out
 	out=$(gcc -O2 -Wall -Wextra -static -o /dev/null "$@" -lrt -pthread 2>&1) || { printf '%s\n' "$out"; return 1; }
@@ -340,6 +354,7 @@ if want style && [ -n "${RUN_TESTS_COMMON:-}" ]; then
 	check "style: shellcheck" shellcheck "$REPO_ROOT"/scripts/*.sh "$REPO_ROOT"/tests/guest/*.sh "$REPO_ROOT"/tests/guest/init "$REPO_ROOT"/.ci/run
 	check "style: mq-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/mq-bench.c"
 	check "style: slab-fill.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/slab-fill.c"
+	check "style: tests/workloads.conf names stressors and options this stress-ng accepts" workloads_known
 	check "style: checkpatch --strict kmem_bench.c" bash -c "cd '$base_tree' && PATH=/usr/bin:\$PATH perl scripts/checkpatch.pl --strict --no-tree --terse -f '$REPO_ROOT/tests/kmem-bench/kmem_bench.c' | (! grep -E 'ERROR|WARNING|CHECK')"
 	common_check=''
 fi
@@ -602,6 +617,11 @@ if want boot; then
 		check "boot: no noslab line with cgroup_disable=memory" \
 			boot_option memcgoff "cgroup_disable=memory cgroup.memory=noslab" no
 	fi
+	# Third-party workloads run in the guest (a smoke run: two stressors,
+	# a tenth of their bogo ops; scripts/run-bench.sh --workloads measures).
+	check "boot: patched kernel runs the stress-ng workloads mq and open (mode default)" \
+		"$REPO_ROOT/scripts/boot-guest.sh" --log "$logdir/boot-patched-workloads.log" --timeout 900 \
+		--append "harness.workloads=mq,open harness.wdiv=10" patched test default workloads
 	# Tests that must be able to fail: the base fails them (BASE_MUST_FAIL:
 	# mode:program:test, what the series fixes or adds there).
 	for mf in ${BASE_MUST_FAIL:-}; do

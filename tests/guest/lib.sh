@@ -15,3 +15,44 @@ emit_file() {
 	cat "$2"
 	echo "HARNESS-END $1"
 }
+
+# run_workloads CGROUP LIST FILE: run the stress-ng workloads named in LIST
+# (comma-separated, from /tests/workloads.conf) one after the other, each
+# started inside CGROUP, and append one JSON line per workload to FILE:
+# guest ns per bogo op, or the error. A workload that fails or outlives
+# harness.wtimeout (seconds, default 600) is reported and the next one
+# runs. harness.wdiv=N divides every workload's bogo-op count by N (smoke
+# runs).
+run_workloads() {
+	_cg=$1 _out=$3
+	for _w in $(echo "$2" | tr ',' ' '); do
+		# shellcheck disable=SC2046 # the split is the point
+		set -- $(grep "^${_w}[[:space:]]" /tests/workloads.conf)
+		if [ $# -lt 2 ]; then
+			echo "{\"workload\":\"$_w\",\"error\":\"unknown workload\"}" >>"$_out"
+			continue
+		fi
+		_ops=$(($2 / ${H_wdiv:-1}))
+		[ "$_ops" -gt 0 ] || _ops=1
+		shift 2
+		echo "HARNESS-WORKLOAD $_w ops=$_ops"
+		rm -f /tmp/sng.yaml
+		(echo 0 >"$_cg/cgroup.procs" && cd /tmp &&
+			exec timeout "${H_wtimeout:-600}" stress-ng --"$_w" 1 --"$_w"-ops "$_ops" "$@" \
+				--no-rand-seed --temp-path /tmp --metrics --yaml /tmp/sng.yaml) 2>&1
+		_rc=$?
+		_rate=$(sed -n 's/^ *bogo-ops-per-second-real-time: *//p' /tmp/sng.yaml 2>/dev/null | head -n 1)
+		_bogo=$(sed -n 's/^ *bogo-ops: *//p' /tmp/sng.yaml 2>/dev/null | head -n 1)
+		if [ "$_rc" -ne 0 ] || [ -z "$_rate" ] || [ "${_bogo:-0}" -lt "$_ops" ]; then
+			# busybox timeout ends the program with SIGTERM (143),
+			# which stress-ng may catch and exit early, but not 0.
+			_why="stress-ng exit $_rc after ${_bogo:-no} of $_ops bogo ops"
+			[ "$_rc" -ne 143 ] || _why="timed out after ${H_wtimeout:-600} s"
+			echo "HARNESS-WORKLOAD-FAILED $_w: $_why"
+			echo "{\"workload\":\"$_w\",\"error\":\"$_why\"}" >>"$_out"
+			continue
+		fi
+		awk -v w="$_w" -v ops="$_bogo" -v rate="$_rate" 'BEGIN {
+			printf "{\"workload\":\"%s\",\"ops\":%d,\"ns_per_op\":%.1f}\n", w, ops, 1e9 / rate }' >>"$_out"
+	done
+}
