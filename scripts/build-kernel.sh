@@ -1,7 +1,8 @@
 #!/bin/bash
 # Configure and build a guest kernel out of tree.
 # Usage: scripts/build-kernel.sh base|patched|floor CONFIGSET [make targets...]
-# CONFIGSET is test, debug, faultinj, slab, nomemcg or vmemmap (see configset_fragments
+# CONFIGSET is test, bench, debug, faultinj, slab, nomemcg, vmemmap or
+# distro (see configset_fragments
 # in scripts/lib.sh).
 # The build directory is cached; a second run is incremental.
 set -euo pipefail

@@ -25,35 +25,14 @@ load_base
 need_cmd apt-get apt
 need_cmd dpkg-deb dpkg
 
-d="$CACHE_DIR/$BASE/apt"
-mkdir -p "$d/etc" "$d/lists/partial" "$d/cache/archives/partial" "$d/pkg"
-printf '%s\n' \
-	"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $BASE_SUITE main" \
-	"deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $BASE_SUITE main" \
-	>"$d/etc/sources.list"
-apt_opts=(
-	-o "Dir::Etc::SourceList=$d/etc/sources.list" -o Dir::Etc::SourceParts=/dev/null
-	-o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache"
-	-o "Dir::State::status=$d/status" -o APT::Sandbox::User=root
-)
-: >"$d/status"
-# Lists younger than a day are reused; a failed update with usable lists
-# only warns (offline use of a warm cache).
-if [ -z "$(find "$d/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null)" ]; then
-	msg "updating the package lists of Debian $BASE_SUITE (private, under $d)"
-	if ! apt-get -q "${apt_opts[@]}" update >"$d/update.log" 2>&1; then
-		[ -n "$(find "$d/lists" -maxdepth 1 -name '*Packages*')" ] ||
-			die "cannot fetch Debian $BASE_SUITE's package lists (log: $d/update.log)"
-		msg "warning: update of Debian $BASE_SUITE failed, using the lists from $(date -r "$d/lists" +%F)"
-	fi
-fi
-
-pkg=$(apt-cache "${apt_opts[@]}" pkgnames linux-source- 2>/dev/null |
+private_apt
+d=$APT_DIR
+pkg=$(apt-cache "${APT_OPTS[@]}" pkgnames linux-source- 2>/dev/null |
 	grep -E "$BASE_PKG_RE" | sort -V | tail -n 1) ||
 	die "Debian $BASE_SUITE has no package matching $BASE_PKG_RE"
 [ "$pkg" = "$BASE_PKG" ] ||
 	msg "note: Debian $BASE_SUITE now has $pkg, not $BASE_PKG (the series was made on $BASE_PKG $BASE_PKG_VERSION): using $pkg"
-ver=$(apt-cache "${apt_opts[@]}" show "$pkg" | sed -n 's/^Version: //p' | sort -V | tail -n 1)
+ver=$(apt-cache "${APT_OPTS[@]}" show "$pkg" | sed -n 's/^Version: //p' | sort -V | tail -n 1)
 [ -n "$ver" ] || die "no version of $pkg in Debian $BASE_SUITE"
 deb="$d/cache/archives/${pkg}_${ver}_all.deb"
 tarball="$d/pkg/$pkg-$ver/usr/src/$pkg.tar.xz"
@@ -61,7 +40,7 @@ if [ ! -f "$tarball" ]; then
 	if [ ! -f "$deb" ]; then
 		msg "downloading $pkg $ver from Debian $BASE_SUITE"
 		(cd "$d/cache/archives/partial" &&
-			apt-get -q "${apt_opts[@]}" download "$pkg=$ver" >"$d/download.log" 2>&1) ||
+			apt-get -q "${APT_OPTS[@]}" download "$pkg=$ver" >"$d/download.log" 2>&1) ||
 			die "download of $pkg $ver failed (log: $d/download.log)"
 		mv "$d/cache/archives/partial/${pkg}_${ver}_all.deb" "$deb"
 	fi
@@ -79,7 +58,7 @@ if [ ! -f "$f" ]; then
 	msg "downloading Debian's linux_$upver.orig.tar.xz (source package linux $ver)"
 	mkdir -p "$d/src/partial"
 	(cd "$d/src/partial" &&
-		apt-get -q "${apt_opts[@]}" source --download-only "linux=$ver" >"$d/source.log" 2>&1) ||
+		apt-get -q "${APT_OPTS[@]}" source --download-only "linux=$ver" >"$d/source.log" 2>&1) ||
 		die "download of source package linux $ver failed (log: $d/source.log)"
 	mv "$d/src/partial/linux_$upver.orig.tar.xz" "$f"
 	rm -rf "$d/src/partial"

@@ -150,7 +150,8 @@ configset_fragments() {
 		;;
 	nomemcg) echo "$b no-memcg" ;;
 	vmemmap) echo "$b memcg selftests vmemmap" ;;
-	*) die "unknown config set '$1' (test, bench, debug, faultinj, slab, nomemcg, vmemmap)" ;;
+	distro) echo "$b memcg selftests distro-$BASE" ;;
+	*) die "unknown config set '$1' (test, bench, debug, faultinj, slab, nomemcg, vmemmap, distro)" ;;
 	esac
 }
 
@@ -227,6 +228,37 @@ branch_arg() {
 add_worktree() {
 	mkdir -p "$(dirname "$1")"
 	git -C "$(src_repo)" worktree add -q -f --detach "$1" "$2"
+}
+
+# private_apt: apt for a base whose packages come from a Debian suite the
+# host does not use (BASE_SUITE): a private sources list and package lists
+# under $CACHE_DIR/$BASE/apt, never the host's. Sets APT_DIR and APT_OPTS
+# (options for apt-get and apt-cache). Lists younger than a day are reused;
+# a failed update with usable lists only warns (offline use of a warm
+# cache).
+private_apt() {
+	need_cmd apt-get apt
+	APT_DIR="$CACHE_DIR/$BASE/apt"
+	local d=$APT_DIR
+	mkdir -p "$d/etc" "$d/lists/partial" "$d/cache/archives/partial" "$d/pkg"
+	printf '%s\n' \
+		"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $BASE_SUITE main" \
+		"deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $BASE_SUITE main" \
+		>"$d/etc/sources.list"
+	APT_OPTS=(
+		-o "Dir::Etc::SourceList=$d/etc/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache"
+		-o "Dir::State::status=$d/status" -o APT::Sandbox::User=root
+	)
+	: >"$d/status"
+	if [ -z "$(find "$d/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null)" ]; then
+		msg "updating the package lists of Debian $BASE_SUITE (private, under $d)"
+		if ! apt-get -q "${APT_OPTS[@]}" update >"$d/update.log" 2>&1; then
+			[ -n "$(find "$d/lists" -maxdepth 1 -name '*Packages*')" ] ||
+				die "cannot fetch Debian $BASE_SUITE's package lists (log: $d/update.log)"
+			msg "warning: update of Debian $BASE_SUITE failed, using the lists from $(date -r "$d/lists" +%F)"
+		fi
+	fi
 }
 
 # pack_cpio DIR FILE: DIR as a newc cpio archive (an initramfs). Fixed

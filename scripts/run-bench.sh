@@ -5,7 +5,7 @@
 # microbenchmark, and write the side-by-side report.
 # Usage: scripts/run-bench.sh [--kernels base,patched[,floor]]
 #          [--modes root,default,noslab,nomemobj,nokmem] [--count N] [--kvm]
-#          [--config bench|test|vmemmap] [--workloads all|NAME,...]
+#          [--config bench|test|vmemmap|distro] [--workloads all|NAME,...]
 # The base is the newest in bases/ (mainline); BASE=6.1 benchmarks the 6.1
 # backport.
 # --kvm reports wall-clock ns under KVM instead of exact icount figures.
@@ -13,6 +13,10 @@
 # have that matters here (BASE_BENCH_FRAGMENTS: kmalloc buckets on 7.2).
 # --config vmemmap builds the guests with CONFIG_SPARSEMEM_VMEMMAP, the
 # memory model of distro kernels (config-fragments/vmemmap.config).
+# --config distro builds them with Debian's own values of every option that
+# touches the accounted path or its cost (config-fragments/distro-<base>
+# .config, checked against Debian's config by the style group; includes
+# SPARSEMEM_VMEMMAP and, on 7.2, SLAB_BUCKETS).
 # --kernels ...,floor adds the patched kernel without any slab charge or
 # vmstat update (tests/experiments/stock-free-floor.diff, made for the 6.1
 # series): what the per-object work of these hooks costs by itself;
@@ -23,7 +27,7 @@
 # ns per bogo op. A workload that fails or hangs is reported with its
 # console log and the others still run; the script then exits 1.
 # Results: $OUT_DIR/bench-<base>/ (report.md, report.json, overhead.png, logs);
-# $OUT_DIR/bench-<base>-vmemmap/ with --config vmemmap.
+# $OUT_DIR/bench-<base>-vmemmap/ with --config vmemmap, -distro likewise.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -54,8 +58,8 @@ if ! [[ $count =~ ^[1-9][0-9]{0,7}$ ]] || [ "$count" -gt 10000000 ]; then
 	die "--count wants 1..10000000, got '$count'"
 fi
 case "$cfg" in
-bench | test | vmemmap) ;;
-*) die "--config wants bench, test or vmemmap, got '$cfg'" ;;
+bench | test | vmemmap | distro) ;;
+*) die "--config wants bench, test, vmemmap or distro, got '$cfg'" ;;
 esac
 # Without extra fragments the bench kernels are the test kernels: build once.
 [ "$cfg" != bench ] || [ -n "${BASE_BENCH_FRAGMENTS:-}" ] || cfg="test"

@@ -343,6 +343,8 @@ if want style; then
 		check "style: format of ${p##*/}" patch_form "$p"
 	done
 	check "style: $BASE_SERIES names exactly the files in $BASE_PATCHDIR/" series_matches_dir
+	check "style: config-fragments/distro-$BASE.config says what Debian's own config says" \
+		"$REPO_ROOT/scripts/check-distro-config.sh"
 fi
 if want style && [ -n "${RUN_TESTS_COMMON:-}" ]; then
 	# The harness's own checks, once for all bases.
