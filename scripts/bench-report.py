@@ -56,6 +56,20 @@ def load(d, kernel, mode):
     return m
 
 
+def cpu_line(d, kernels, modes):
+    """What the guest saw of its CPU: model and the kernel's mitigations
+    (vulnerabilities/*), from the first boot that reported them."""
+    for k in kernels:
+        for m in modes:
+            path = os.path.join(d, f"{k}-{m}.cpu")
+            if os.path.exists(path) and os.path.getsize(path):
+                with open(path) as f:
+                    lines = [line.strip() for line in f if line.strip()]
+                return (f"Guest CPU ({k}, {m}): {lines[0]}; mitigations: "
+                        + "; ".join(lines[1:]) + ".")
+    return ""
+
+
 def pct(a, b):
     if a is None or b is None or a == 0:
         return "      -"
@@ -110,6 +124,9 @@ def main():
                    "of bogo ops (tests/workloads.conf), started in the mode's cgroup "
                    "in a guest of its own (1 vCPU, 1 GiB); guest ns per bogo op from "
                    "stress-ng's real-time rate.")
+    cpu = cpu_line(a.dir, kernels, modes)
+    if cpu:
+        out.append(cpu)
     for e in ERRORS:
         out.append(f"FAILED: {e}")
     out.append("")

@@ -92,7 +92,7 @@ done
 res="$OUT_DIR/bench-$BASE"
 [ "$cfg" = test ] || [ "$cfg" = bench ] || res+="-$cfg"
 mkdir -p "$res"
-rm -f "$res"/*.json "$res"/*.txt
+rm -f "$res"/*.json "$res"/*.txt "$res"/*.cpu
 for k in "${kernels[@]}"; do
 	for m in "${modes[@]}"; do
 		log="$res/$k-$m.log"
@@ -102,6 +102,7 @@ for k in "${kernels[@]}"; do
 		for f in bench.json kmem.txt; do
 			sed -n "/^HARNESS-BEGIN $f\$/,/^HARNESS-END $f\$/{//!p}" "$log" >"$res/$k-$m.${f#*.}"
 		done
+		sed -n '/^HARNESS-BEGIN cpu.txt$/,/^HARNESS-END cpu.txt$/{//!p}' "$log" >"$res/$k-$m.cpu"
 		[ -s "$res/$k-$m.json" ] || die "no benchmark output from $k in mode $m (console log: $log)"
 	done
 done
@@ -123,9 +124,9 @@ fi
 sng=''
 [ -z "$workloads" ] || sng="stress-ng $(stress-ng --version | sed -n 's/.*version \([^ ]*\).*/\1/p') (Debian)"
 if [ "${accel[0]}" = --icount ]; then
-	method="QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p') TCG -icount shift=0,sleep=off: 1 guest ns = 1 guest instruction; figures repeat exactly (stddev 0)"
+	method="QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p') TCG -cpu max -icount shift=0,sleep=off: 1 guest ns = 1 guest instruction; figures repeat exactly (stddev 0)"
 else
-	method="QEMU KVM: wall-clock ns"
+	method="QEMU KVM -cpu host: wall-clock ns"
 fi
 python3 "$REPO_ROOT/scripts/bench-report.py" --method "$method" \
 	--base-desc "$(git -C "$(tree_dir base)" log -1 --format=%s)" \

@@ -31,3 +31,4 @@ if [ -f /lib/modules/kmem_bench.ko ]; then
 	emit_file kmem.txt /tmp/kmem.txt
 fi
 emit_file bench.json /tmp/bench.json
+emit_cpu

@@ -11,5 +11,6 @@ cg=$child
 : >/tmp/workloads.json
 run_workloads "$cg" "${H_workloads:?harness.workloads names the workloads}" /tmp/workloads.json
 emit_file workloads.json /tmp/workloads.json
+emit_cpu
 # Every workload must have given a figure.
 ! grep -q '"error"' /tmp/workloads.json

@@ -56,3 +56,15 @@ run_workloads() {
 			printf "{\"workload\":\"%s\",\"ops\":%d,\"ns_per_op\":%.1f}\n", w, ops, 1e9 / rate }' >>"$_out"
 	done
 }
+
+# emit_cpu: what the guest's CPU model is and which mitigations the kernel
+# chose for it (both follow QEMU's -cpu and the kernel config).
+emit_cpu() {
+	{
+		sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1
+		for _f in /sys/devices/system/cpu/vulnerabilities/*; do
+			[ -f "$_f" ] && echo "${_f##*/}: $(cat "$_f")"
+		done
+	} >/tmp/cpu.txt
+	emit_file cpu.txt /tmp/cpu.txt
+}
