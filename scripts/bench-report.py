@@ -16,33 +16,31 @@ import sys
 ERRORS = []
 
 
+def json_lines(path):
+    """The JSON objects of a file, one a line; other lines are skipped."""
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("{"):
+                yield json.loads(line)
+
+
 def load(d, kernel, mode):
     m = {}
     path = os.path.join(d, f"{kernel}-{mode}.workloads.json")
     if os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                line = line.strip()
-                if not line.startswith("{"):
-                    continue
-                r = json.loads(line)
-                if "error" in r:
-                    ERRORS.append(f"{kernel} {mode} {r['workload']}: {r['error']} "
-                                  f"(console log: {kernel}-{mode}-workloads.log)")
-                else:
-                    m["wl_" + r["workload"]] = r["ns_per_op"]
-    path = os.path.join(d, f"{kernel}-{mode}.json")
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if not line.startswith("{"):
-                continue
-            r = json.loads(line)
-            mean = r["sum"] / r["n"]
-            if r["mode"] == "pair":
-                m[r["op"]] = mean
+        for r in json_lines(path):
+            if "error" in r:
+                ERRORS.append(f"{kernel} {mode} {r['workload']}: {r['error']} "
+                              f"(console log: {kernel}-{mode}-workloads.log)")
             else:
-                m["pingpong_" + ("cross" if r["cross_cgroup"] else "same")] = mean
+                m["wl_" + r["workload"]] = r["ns_per_op"]
+    for r in json_lines(os.path.join(d, f"{kernel}-{mode}.json")):
+        mean = r["sum"] / r["n"]
+        if r["mode"] == "pair":
+            m[r["op"]] = mean
+        else:
+            m["pingpong_" + ("cross" if r["cross_cgroup"] else "same")] = mean
     if "mq_send" in m and "mq_receive" in m:
         m["mq_pair"] = m["mq_send"] + m["mq_receive"]
     path = os.path.join(d, f"{kernel}-{mode}.txt")

@@ -22,8 +22,7 @@ if [ -n "${BASE_SUITE:-}" ]; then
 	private_apt
 	opts=("${APT_OPTS[@]}")
 fi
-vers=$(apt-cache "${opts[@]}" show "$pkg" 2>/dev/null | sed -n 's/^Version: //p' | sort -V) ||
-	die "Debian package '$pkg' is not available (apt sources${BASE_SUITE:+ of $BASE_SUITE})"
+vers=$(apt-cache "${opts[@]}" show "$pkg" 2>/dev/null | sed -n 's/^Version: //p' | sort -V) || vers=''
 [ -n "$vers" ] || die "Debian package '$pkg' is not available (apt sources${BASE_SUITE:+ of $BASE_SUITE})"
 if grep -qxF "$BASE_PKG_VERSION" <<<"$vers"; then
 	ver=$BASE_PKG_VERSION

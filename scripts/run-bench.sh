@@ -89,6 +89,11 @@ for k in "${kernels[@]}"; do
 done
 "$REPO_ROOT/scripts/build-initramfs.sh"
 
+# emitted NAME LOG: the file the guest printed with emit_file NAME.
+emitted() {
+	sed -n "/^HARNESS-BEGIN $1\$/,/^HARNESS-END $1\$/{//!p}" "$2"
+}
+
 res="$OUT_DIR/bench-$BASE"
 [ "$cfg" = test ] || [ "$cfg" = bench ] || res+="-$cfg"
 mkdir -p "$res"
@@ -99,10 +104,9 @@ for k in "${kernels[@]}"; do
 		"$REPO_ROOT/scripts/boot-guest.sh" "${accel[@]}" --timeout 1800 \
 			--append "harness.count=$count" --log "$log" "$k" "$cfg" "$m" bench ||
 			die "benchmark of $k in mode $m failed (console log: $log)"
-		for f in bench.json kmem.txt; do
-			sed -n "/^HARNESS-BEGIN $f\$/,/^HARNESS-END $f\$/{//!p}" "$log" >"$res/$k-$m.${f#*.}"
-		done
-		sed -n '/^HARNESS-BEGIN cpu.txt$/,/^HARNESS-END cpu.txt$/{//!p}' "$log" >"$res/$k-$m.cpu"
+		emitted bench.json "$log" >"$res/$k-$m.json"
+		emitted kmem.txt "$log" >"$res/$k-$m.txt"
+		emitted cpu.txt "$log" >"$res/$k-$m.cpu"
 		[ -s "$res/$k-$m.json" ] || die "no benchmark output from $k in mode $m (console log: $log)"
 	done
 done
@@ -116,8 +120,7 @@ if [ -n "$workloads" ]; then
 			"$REPO_ROOT/scripts/boot-guest.sh" "${accel[@]}" --timeout 3600 \
 				--append "harness.workloads=$workloads" --log "$log" "$k" "$cfg" "$m" workloads ||
 				wfail+=("$k/$m (console log: $log)")
-			sed -n '/^HARNESS-BEGIN workloads.json$/,/^HARNESS-END workloads.json$/{//!p}' "$log" \
-				>"$res/$k-$m.workloads.json"
+			emitted workloads.json "$log" >"$res/$k-$m.workloads.json"
 		done
 	done
 fi
