@@ -61,7 +61,12 @@ configset_fragments "$set" >/dev/null
 cg=$(mode_field "$mode" 2)
 flags=$(mode_field "$mode" 3)
 need_cmd qemu-system-x86_64 qemu-system-x86
-kernel=${kernel:-$(build_dir "$variant" "$set")/arch/x86/boot/bzImage}
+if [ -z "$kernel" ]; then
+	# A build that failed may still hold the kernel it was copied from.
+	[ -f "$(build_dir "$variant" "$set")/.harness-source" ] ||
+		die "no complete $variant/$set build (run scripts/build-kernel.sh $variant $set)"
+	kernel=$(build_dir "$variant" "$set")/arch/x86/boot/bzImage
+fi
 [ -f "$kernel" ] || die "no kernel at $kernel (run scripts/build-kernel.sh $variant $set)"
 
 # KVM when /dev/kvm is there and a guest really runs on it (a nested

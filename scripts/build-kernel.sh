@@ -4,7 +4,12 @@
 # CONFIGSET is test, bench, debug, faultinj, slab, nomemcg, vmemmap or
 # distro (see configset_fragments
 # in scripts/lib.sh).
-# The build directory is cached; a second run is incremental.
+# The build directory is cached; a second run is incremental, and one whose
+# sources, config and targets are those of the last build does not run make.
+# Every variant of a base is compiled from one source path (the shared
+# tree "kbuild"), and a variant's first build in a
+# config set starts from a copy of another variant's build of that set, so
+# that only what the series changes is compiled again.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -15,6 +20,10 @@ variant=$1 set=$2
 shift 2
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(bzImage)
+case "$variant" in
+base | patched | floor | bisect) ;;
+*) die "unknown kernel variant '$variant' (base, patched, floor or bisect)" ;;
+esac
 tree=$(tree_dir "$variant")
 out=$(build_dir "$variant" "$set")
 [ -f "$tree/Makefile" ] || die "no $variant tree at $tree (run scripts/checkout-base.sh or scripts/apply-series.sh)"
@@ -22,22 +31,99 @@ if [ "$variant" = floor ] &&
 	! git -C "$tree" apply -R --check "$(floor_diff)" 2>/dev/null; then
 	die "the floor tree $tree lacks $(floor_diff) (run scripts/make-floor-tree.sh)"
 fi
-mkdir -p "$out"
-
+# (Outside the loop: a die in a command substitution would not stop us.)
+fl=$(configset_fragments "$set")
 frags=()
-for f in $(configset_fragments "$set"); do
+for f in $fl; do
 	frags+=("$REPO_ROOT/config-fragments/$f.config")
 done
-mk=(make -C "$tree" O="$out" ARCH=x86_64)
-
 stamp=$(cat "${frags[@]}" | md5sum | cut -d' ' -f1)
-if [ ! -f "$out/.config" ] || [ "$(cat "$out/.config-fragments.md5" 2>/dev/null)" != "$stamp" ]; then
-	msg "configuring $variant/$set: tinyconfig + ${frags[*]##*/}"
-	"${mk[@]}" -s tinyconfig >"$out/config.log" 2>&1
-	"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >>"$out/config.log" 2>&1
-	"${mk[@]}" -s olddefconfig >>"$out/config.log" 2>&1
-	# merge_config.sh only warns when a value does not survive: fail here.
-	# A later fragment overrides an earlier one, as in merge_config.sh.
+
+# What this build is made of: the variant tree's commit, its uncommitted
+# changes to tracked files (the floor's diff; untracked files are not
+# built) and the config fragments and targets. A build directory records
+# it once make succeeded (.harness-source).
+head=$(git -C "$tree" rev-parse HEAD)
+changes=$(git -C "$tree" diff-index -p --binary "$head")
+source_id="$head $(printf '%s' "$changes" | md5sum | cut -d' ' -f1) $stamp ${targets[*]} $(gcc --version | head -n 1)"
+
+# Every kernel of a base is compiled from one source path (the tree
+# "kbuild") in one build path per config set (build/kbuild-SET): kbuild
+# writes both paths into the command line of every object and host tool,
+# so a build moved to other paths would be compiled again in full. The
+# variant's sources are checked out in the shared tree (git rewrites only
+# the files that differ, and make recompiles only what depends on them);
+# its build directory is moved to the build path for make and back after.
+# A variant's first build in a set starts from a copy of another
+# variant's complete build of that set. One build at a time per base (a
+# lock). The bisect group keeps its own tree and build directories.
+src=$tree obj=$out
+if [ "$variant" != bisect ]; then
+	mkdir -p "$(work_dir)/build"
+	exec 9>"$(work_dir)/kbuild.lock"
+	flock 9
+	if [ "$(cat "$out/.harness-source" 2>/dev/null)" = "$source_id" ] && [ -f "$out/.config" ]; then
+		msg "$variant/$set is up to date in $out"
+		exit 0
+	fi
+	src=$(kbuild_tree) obj="$(work_dir)/build/kbuild-$set"
+	if [ ! -e "$src/.git" ]; then
+		add_worktree "$src" "$head"
+	else
+		git -C "$src" checkout -q -f --detach "$head"
+		git -C "$src" clean -q -f -d
+	fi
+	if [ -n "$changes" ]; then
+		printf '%s\n' "$changes" | git -C "$src" apply --binary ||
+			die "cannot apply the uncommitted changes of $tree to $src"
+	fi
+	# A build killed while at the build path goes back where it belongs.
+	if [ -e "$obj" ]; then
+		back=$(cat "$obj/.harness-build-dir" 2>/dev/null || true)
+		if [ -n "$back" ] && [ ! -e "$back" ]; then
+			mv -T "$obj" "$back"
+		else
+			rm -rf "$obj"
+		fi
+	fi
+	if [ -d "$out" ]; then
+		printf '%s\n' "$out" >"$out/.harness-build-dir"
+		mv -T "$out" "$obj"
+	else
+		case "$variant" in
+		base) seeds="patched floor" ;;
+		patched) seeds="base floor" ;;
+		*) seeds="patched base" ;;
+		esac
+		for v in $seeds; do
+			seed=$(build_dir "$v" "$set")
+			[ -f "$seed/.harness-source" ] || continue
+			msg "$variant/$set starts from a copy of the $v/$set build"
+			mkdir -p "$obj"
+			cp -a "$seed/." "$obj/"
+			rm -rf "$obj/harness-modules.cpio" "$obj/kmem-bench"
+			break
+		done
+	fi
+	mkdir -p "$obj"
+	printf '%s\n' "$out" >"$obj/.harness-build-dir"
+	# Back to its own path at any exit; on a signal, after make ended
+	# (bash runs the trap once the foreground make returns).
+	trap 'mv -T "$obj" "$out"' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	trap 'exit 129' HUP
+fi
+mkdir -p "$obj"
+rm -f "$obj/.harness-source"
+mk=(make -C "$src" O="$obj" ARCH=x86_64)
+
+# config_survived: every value the fragments ask for is in the final
+# .config (merge_config.sh only warns); a later fragment overrides an
+# earlier one, as in merge_config.sh. Checked after configuring and again
+# after make, which syncs the .config with the variant's Kconfig (a build
+# that started from another variant's copy is checked there).
+config_survived() {
 	if ! awk '
 		FNR == NR { have[$0] = 1; next }
 		/^CONFIG_[A-Za-z0-9_]+=/ { sym = $0; sub(/=.*/, "", sym); want[sym] = $0; next }
@@ -56,14 +142,22 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.config-fragments.md5" 2>/dev/null)
 				}
 			}
 			exit bad
-		}' "$out/.config" "${frags[@]}" >&2; then
+		}' "$obj/.config" "${frags[@]}" >&2; then
 		die "config set '$set' did not survive olddefconfig (log: $out/config.log)"
 	fi
-	printf '%s\n' "$stamp" >"$out/.config-fragments.md5"
+}
+
+if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.config-fragments.md5" 2>/dev/null)" != "$stamp" ]; then
+	msg "configuring $variant/$set: tinyconfig + ${frags[*]##*/}"
+	"${mk[@]}" -s tinyconfig >"$obj/config.log" 2>&1
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}" >>"$obj/config.log" 2>&1
+	"${mk[@]}" -s olddefconfig >>"$obj/config.log" 2>&1
+	config_survived
+	printf '%s\n' "$stamp" >"$obj/.config-fragments.md5"
 fi
 
-msg "building $variant/$set (${targets[*]}) in $out"
-log="$out/build.log"
+msg "building $variant/$set (${targets[*]}) for $out"
+log="$obj/build.log"
 start=$(date +%s)
 set +e
 "${mk[@]}" -j"$(nproc)" "${targets[@]}" 2>&1 | tee "$log" |
@@ -72,6 +166,8 @@ rc=${PIPESTATUS[0]}
 set -e
 if [ "$rc" -ne 0 ]; then
 	grep -E 'error|Error' "$log" | head -20 >&2 || true
-	die "build of $variant/$set failed (log: $log)"
+	die "build of $variant/$set failed (log: $out/build.log)"
 fi
+config_survived
+printf '%s\n' "$source_id" >"$obj/.harness-source"
 msg "built $variant/$set in $(($(date +%s) - start)) s"

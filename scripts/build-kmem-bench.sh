@@ -11,7 +11,9 @@ load_base
 [ $# -eq 2 ] || die "usage: $0 base|patched|floor CONFIGSET"
 tree=$(tree_dir "$1")
 out=$(build_dir "$1" "$2")
-[ -f "$out/Module.symvers" ] || die "$out has no Module.symvers (run scripts/build-kernel.sh $1 $2 bzImage modules)"
+if [ ! -f "$out/.harness-source" ] || [ ! -f "$out/Module.symvers" ]; then
+	die "$out is no complete build with modules (run scripts/build-kernel.sh $1 $2 bzImage modules)"
+fi
 src="$out/kmem-bench"
 rm -rf "$src"
 mkdir -p "$src"

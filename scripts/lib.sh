@@ -167,6 +167,12 @@ tree_dir() {
 	esac
 }
 
+# The one source tree every kernel of a base is compiled from
+# (build-kernel.sh checks each variant out there in turn).
+kbuild_tree() {
+	printf '%s/trees/kbuild\n' "$(work_dir)"
+}
+
 # The floor experiment: the slab hooks without any charge or vmstat update.
 floor_diff() {
 	printf '%s/tests/experiments/stock-free-floor.diff\n' "$REPO_ROOT"

@@ -8,7 +8,7 @@
 # the harness itself name none.
 # Tiers: the default (what .ci/run runs) and --full. Which groups a base
 # runs in the default tier is BASE_TIER1_GROUPS of its bases/<base>.conf
-# (today: style, apply, boot and send for both bases, debug for 7.2 only);
+# (today: style, apply and send for both bases, boot and debug for 7.2);
 # --full runs every group for every base and adds, within the groups:
 # mode nomemobj and the boot-option boots (boot), mode noslab and the
 # base kernel with fault injection (debug).
