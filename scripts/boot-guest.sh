@@ -2,7 +2,7 @@
 # Boot a built kernel in QEMU with the harness initramfs and run one guest
 # job. The serial console goes to a log file; the job's exit code becomes
 # this script's exit code.
-# Usage: scripts/boot-guest.sh [options] base|patched|floor CONFIGSET MODE JOB
+# Usage: scripts/boot-guest.sh [options] base|patched|floor|pN CONFIGSET MODE JOB
 #   MODE: a mode from modes.conf (root, default, noslab, nomemobj, nokmem)
 #   JOB:  a guest job (tests/guest/job-JOB.sh): bench, selftests, ...
 # Options:

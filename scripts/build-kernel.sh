@@ -1,6 +1,6 @@
 #!/bin/bash
 # Configure and build a guest kernel out of tree.
-# Usage: scripts/build-kernel.sh base|patched|floor CONFIGSET [make targets...]
+# Usage: scripts/build-kernel.sh base|patched|floor|pN CONFIGSET [make targets...]
 # CONFIGSET is test, bench, debug, faultinj, slab, nomemcg, vmemmap or
 # distro (see configset_fragments
 # in scripts/lib.sh).
@@ -15,18 +15,18 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 load_base
 
-[ $# -ge 2 ] || die "usage: $0 base|patched|floor CONFIGSET [make targets...]"
+[ $# -ge 2 ] || die "usage: $0 base|patched|floor|pN CONFIGSET [make targets...]"
 variant=$1 set=$2
 shift 2
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(bzImage)
 case "$variant" in
-base | patched | floor | bisect) ;;
-*) die "unknown kernel variant '$variant' (base, patched, floor or bisect)" ;;
+base | patched | floor | bisect | p[1-9] | p[1-9][0-9]) ;;
+*) die "unknown kernel variant '$variant' (base, patched, floor, pN or bisect)" ;;
 esac
 tree=$(tree_dir "$variant")
 out=$(build_dir "$variant" "$set")
-[ -f "$tree/Makefile" ] || die "no $variant tree at $tree (run scripts/checkout-base.sh or scripts/apply-series.sh)"
+[ -f "$tree/Makefile" ] || die "no $variant tree at $tree (run scripts/checkout-base.sh, apply-series.sh or, for pN, make-prefix-tree.sh)"
 if [ "$variant" = floor ] &&
 	! git -C "$tree" apply -R --check "$(floor_diff)" 2>/dev/null; then
 	die "the floor tree $tree lacks $(floor_diff) (run scripts/make-floor-tree.sh)"
@@ -93,7 +93,7 @@ if [ "$variant" != bisect ]; then
 		case "$variant" in
 		base) seeds="patched floor" ;;
 		patched) seeds="base floor" ;;
-		*) seeds="patched base" ;;
+		*) seeds="base patched" ;;
 		esac
 		for v in $seeds; do
 			seed=$(build_dir "$v" "$set")

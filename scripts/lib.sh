@@ -157,13 +157,15 @@ configset_fragments() {
 
 # Source worktree of a variant: base, patched, bisect (the scratch tree
 # apply-series.sh uses, checked out at each patch in turn by run-tests.sh),
-# or floor (the applied series plus floor_diff, made by make-floor-tree.sh;
-# benchmarked only, never a kernel to use).
+# floor (the applied series plus floor_diff, made by make-floor-tree.sh;
+# benchmarked only, never a kernel to use), or pN (the base plus the first N
+# patches, made by make-prefix-tree.sh; benchmarked only).
 tree_dir() {
 	case "$1" in
 	base | patched | floor) printf '%s/trees/%s\n' "$(work_dir)" "$1" ;;
 	bisect) printf '%s/trees/apply\n' "$(work_dir)" ;;
-	*) die "unknown kernel variant '$1' (base, patched or floor)" ;;
+	p[1-9] | p[1-9][0-9]) printf '%s/trees/%s\n' "$(work_dir)" "$1" ;;
+	*) die "unknown kernel variant '$1' (base, patched, floor or pN: base + N patches)" ;;
 	esac
 }
 

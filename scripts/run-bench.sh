@@ -3,7 +3,7 @@
 # series, build the base and patched kernels, boot each in every mode under
 # QEMU TCG icount, run the mqueue benchmark and the accounted-allocation
 # microbenchmark, and write the side-by-side report.
-# Usage: scripts/run-bench.sh [--kernels base,patched[,floor]]
+# Usage: scripts/run-bench.sh [--kernels base,patched[,floor][,pN]]
 #          [--modes root,default,noslab,nomemobj,nokmem] [--count N] [--kvm]
 #          [--config bench|test|vmemmap|distro] [--workloads all|NAME,...]
 # The base is the newest in bases/ (mainline); BASE=6.1 benchmarks the 6.1
@@ -21,6 +21,8 @@
 # vmstat update (tests/experiments/stock-free-floor.diff, made for the 6.1
 # series): what the per-object work of these hooks costs by itself;
 # benchmarked only.
+# --kernels ...,pN adds the base plus the first N patches of the series
+# (scripts/make-prefix-tree.sh), to attribute a difference to a patch.
 # --workloads also boots each kernel in each mode to run third-party
 # workloads: Debian's stress-ng stressors of tests/workloads.conf ("all",
 # or names from it), each with a fixed number of bogo ops; reported in guest
@@ -81,7 +83,10 @@ for m in "${modes[@]}"; do mode_field "$m" 2 >/dev/null; done
 "$REPO_ROOT/scripts/checkout-base.sh"
 "$REPO_ROOT/scripts/apply-series.sh"
 for k in "${kernels[@]}"; do
-	[ "$k" != floor ] || "$REPO_ROOT/scripts/make-floor-tree.sh"
+	case "$k" in
+	floor) "$REPO_ROOT/scripts/make-floor-tree.sh" ;;
+	p[1-9] | p[1-9][0-9]) "$REPO_ROOT/scripts/make-prefix-tree.sh" "$k" ;;
+	esac
 done
 for k in "${kernels[@]}"; do
 	"$REPO_ROOT/scripts/build-kernel.sh" "$k" "$cfg" bzImage modules

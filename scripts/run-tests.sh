@@ -641,6 +641,7 @@ fi
 # report and no kmemleak leak; print what it has.
 splat_re='WARNING:|BUG:|KASAN:|INFO: possible|inconsistent lock state|circular locking|unreferenced object|Kernel panic|Oops|general protection fault'
 no_splat() {
+	[ -s "$1" ] || { echo "no console log at $1"; return 1; }
 	if grep -nE "$splat_re" "$1"; then
 		grep -nE -A 25 "$splat_re" "$1" | head -n 80
 		return 1
@@ -651,6 +652,7 @@ no_splat() {
 # results_ok MODE RESULTS: every failure in RESULTS is a known base failure.
 results_ok() {
 	local t st bad=0
+	[ -s "$2" ] || { echo "no results in $2 (the boot gave none)"; return 1; }
 	while read -r t st; do
 		[ "$st" = fail ] || continue
 		if [ -n "$(known_reason "$1" "$t")" ]; then
