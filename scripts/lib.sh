@@ -175,9 +175,12 @@ kbuild_tree() {
 	printf '%s/trees/kbuild\n' "$(work_dir)"
 }
 
-# The floor experiment: the slab hooks without any charge or vmstat update.
+# The base's floor experiment (BASE_FLOOR): a measurement-only diff on top
+# of the series (6.1: the slab hooks without any charge or vmstat update;
+# 7.2: an accounted allocation that only looks up current's objcg).
 floor_diff() {
-	printf '%s/tests/experiments/stock-free-floor.diff\n' "$REPO_ROOT"
+	[ -n "${BASE_FLOOR:-}" ] || die "no floor experiment for base $BASE (BASE_FLOOR in bases/$BASE.conf)"
+	printf '%s/%s\n' "$REPO_ROOT" "$BASE_FLOOR"
 }
 
 build_dir() {

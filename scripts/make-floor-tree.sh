@@ -1,12 +1,15 @@
 #!/bin/bash
 # Make (or refresh) the floor tree: the applied series (branch
-# memcg-noslab/<base>, made by scripts/apply-series.sh) plus
-# tests/experiments/stock-free-floor.diff, which keeps the per-object objcg
-# work of the slab hooks and drops every slab charge and vmstat update. Its
-# accounting overhead is a floor for stock designs that keep that work. A
-# tree that already is exactly that is left alone (builds stay
-# incremental). If the experiment does not apply, print git's message and
-# leave the floor tree on the series commit, without the experiment.
+# memcg-noslab/<base>, made by scripts/apply-series.sh) plus the base's
+# floor experiment (BASE_FLOOR in bases/<base>.conf, a measurement-only
+# diff: on 6.1 tests/experiments/stock-free-floor.diff, which keeps the
+# per-object objcg work of the slab hooks and drops every slab charge and
+# vmstat update, a floor for stock designs that keep that work; on 7.2
+# tests/experiments/precharged-floor-7.2.diff, where an accounted
+# allocation only looks up current's objcg, the floor of designs that keep
+# objects charged). A tree that already is exactly that is left alone
+# (builds stay incremental). If the experiment does not apply, print git's
+# message and leave the floor tree on the series commit, without it.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"

@@ -17,10 +17,12 @@
 # touches the accounted path or its cost (config-fragments/distro-<base>
 # .config, checked against Debian's config by the style group; includes
 # SPARSEMEM_VMEMMAP and, on 7.2, SLAB_BUCKETS).
-# --kernels ...,floor adds the patched kernel without any slab charge or
-# vmstat update (tests/experiments/stock-free-floor.diff, made for the 6.1
-# series): what the per-object work of these hooks costs by itself;
-# benchmarked only.
+# --kernels ...,floor adds the patched kernel with the base's floor
+# experiment (BASE_FLOOR): on 6.1 without any slab charge or vmstat update
+# (tests/experiments/stock-free-floor.diff: what the per-object work of the
+# hooks costs by itself), on 7.2 with an accounted allocation that only
+# looks up current's objcg (tests/experiments/precharged-floor-7.2.diff:
+# the floor of designs that keep objects charged); benchmarked only.
 # --kernels ...,pN adds the base plus the first N patches of the series
 # (scripts/make-prefix-tree.sh), to attribute a difference to a patch.
 # --workloads also boots each kernel in each mode to run third-party
@@ -74,7 +76,7 @@ IFS=, read -ra kernels <<<"$kernels"
 IFS=, read -ra modes <<<"$modes"
 for k in "${kernels[@]}"; do
 	tree_dir "$k" >/dev/null
-	[ "$k" != floor ] || [ -n "${BASE_FLOOR:-}" ] || die "no floor experiment for base $BASE (only for the 6.1 series)"
+	[ "$k" != floor ] || [ -n "${BASE_FLOOR:-}" ] || die "no floor experiment for base $BASE (BASE_FLOOR in bases/$BASE.conf)"
 done
 for m in "${modes[@]}"; do mode_field "$m" 2 >/dev/null; done
 

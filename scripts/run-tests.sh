@@ -17,7 +17,7 @@
 #           directory; once: the series index, shellcheck, -Wall -Wextra
 #           builds of the test programs, the harness's own fixtures
 #   apply   git am and quilt apply the series; format-patch regenerates it;
-#           the floor experiment (tests/experiments/) still applies (6.1);
+#           the floor experiment (BASE_FLOOR, tests/experiments/) applies;
 #           the series applies to Debian's upstream tarball (BASE_SUITE)
 #   bisect  after each patch, the objects it touches compile with
 #           CONFIG_MEMCG=n, SLUB + MEMCG and (6.1) SLAB + MEMCG
