@@ -32,8 +32,7 @@
 #           patched kernel boots in mode default (--full: and noslab), runs
 #           the kmem selftests (and in default the stock tests, with
 #           kmem_bench.ko for bulk_error) and a cgroup churn from two
-#           CPUs; any splat in the console fails (one before init outside
-#           the series' code: the boot runs again and that run is judged)
+#           CPUs (4-level paging: no5lvl); any splat in the console fails
 #   send    cover letter, get_maintainer.pl, git send-email --dry-run, b4
 #           send -o (and the patches a base can send alone, BASE_SEND_ALONE)
 # Output: one "ok N - ..." / "not ok N - ..." line a check, logs under
@@ -303,28 +302,13 @@ splat_summary() {
 		!on && $0 ~ re { on = 1; left = 22 }
 		!on { next }
 		left <= 0 { exit }
-		/Call Trace:|^(Allocated|Freed) by task|belongs to the|^Last potentially related/ { sec = 0; take = 7 }
+		/Call Trace:|^(Allocated|Freed) by task|belongs to the|^Last potentially related/ { sec = 0; take = 10 }
 		sec < 4 || take > 0 { print; left--; sec++; take-- }
 	' "$1"
 }
 
-# early_flake LOG: the first report of LOG came before the guest ran its
-# init and its call trace names nothing of what the series changes
-# (memcg, objcg, slab hooks, stocks): the kind of early-boot report that
-# does not repeat (an interrupt during identify_cpu under TCG, seen once
-# on CI). Such a boot is run again, and the second run is what is judged.
-early_flake() {
-	local first init
-	first=$(grep -nE -m1 "$splat_re" "$1" | cut -d: -f1)
-	init=$(grep -n -m1 '^Run /init' "$1" | cut -d: -f1)
-	[ -n "$first" ] && [ -n "$init" ] && [ "$first" -lt "$init" ] || return 1
-	! sed -n "${first},${init}p" "$1" | sed -n '/Call Trace:/,/^ *<\/TASK>\|^\(Allocated\|Freed\) by/p' |
-		grep -qiE 'memcg|mem_cgroup|objcg|obj_cgroup|slab|kmem_cache|kmalloc|kfree|_stock'
-}
-
-# splat_fixture: no_splat fails on a report and on a missing log;
-# early_flake takes a report before init whose call trace is outside the
-# series' code (CI's identify_cpu one), and nothing else.
+# splat_fixture: no_splat passes a clean log and fails a report (summing
+# it up in its last lines, which a failed check shows) and a missing log.
 splat_fixture() {
 	local d rc=0
 	d=$(mktemp -d)
@@ -347,18 +331,12 @@ splat_fixture() {
 	Run /init as init process
 	HARNESS-RESULT rc=0
 	EOF
-	sed 's/handle_edge_irq+0x28/kmem_cache_free+0x28/' "$d/early.log" >"$d/ours.log"
-	{ echo 'Run /init as init process'; sed '/^Run \/init/d' "$d/early.log"; } >"$d/late.log"
 	printf 'Run /init as init process\nHARNESS-RESULT rc=0\n' >"$d/clean.log"
 	no_splat "$d/clean.log" >/dev/null || { echo "no_splat fails a clean log"; rc=1; }
 	! no_splat "$d/none.log" >/dev/null || { echo "no_splat passes a missing log"; rc=1; }
 	! no_splat "$d/early.log" >"$d/out" || { echo "no_splat passes a KASAN report"; rc=1; }
 	grep -q '^BUG: KASAN' "$d/out" || { echo "the summary lacks the report's first line"; rc=1; }
 	tail -n 3 "$d/out" | grep -q 'alloc_desc' || { echo "the summary does not end with the allocation stack"; rc=1; }
-	early_flake "$d/early.log" || { echo "early_flake misses an early report outside the series' code"; rc=1; }
-	! early_flake "$d/ours.log" || { echo "early_flake takes a report whose call trace has kmem_cache_free"; rc=1; }
-	! early_flake "$d/late.log" || { echo "early_flake takes a report after init"; rc=1; }
-	! early_flake "$d/clean.log" || { echo "early_flake takes a clean log"; rc=1; }
 	rm -rf "$d"
 	return $rc
 }
@@ -435,7 +413,7 @@ if want style && [ -n "${RUN_TESTS_COMMON:-}" ]; then
 	check "style: tap-results.sh tells pass, fail, skip, crash and timeout apart" tap_results_parse
 	check "style: a regression report shows what the guest printed about the test" guest_why_fixture
 	check "style: format-patch output does not depend on whether git packed the objects" abbrev_fixture
-	check "style: a splat fails the debug check, and only an early one outside the series' code gets a second boot" splat_fixture
+	check "style: a splat or a missing console log fails the debug check, which shows the report in short" splat_fixture
 	check "style: shellcheck" shellcheck "$REPO_ROOT"/scripts/*.sh "$REPO_ROOT"/tests/guest/*.sh "$REPO_ROOT"/tests/guest/init "$REPO_ROOT"/.ci/run
 	check "style: mq-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/mq-bench.c"
 	check "style: slab-fill.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/slab-fill.c"
@@ -757,21 +735,19 @@ if want debug; then
 		# (about 10 min on this kernel under TCG).
 		stock=slab_limit,stock_hotplug,stock_slots,stock_dead,bulk_error,churn_stats
 		[ -z "$full" ] || stock+=,cgroups_1000
-		dbg=(--timeout 3600 --mem 1024
-			--append "harness.churn=30 harness.timeout=1800 harness.stock=$stock"
-			--args "$args" patched debug "$m" debug)
+		# no5lvl: 7.2's identify_cpu() clears the boot CPU's
+		# capabilities, X86_FEATURE_LA57 included, with interrupts on,
+		# until CPUID is read again. Before alternatives are patched
+		# pgtable_l5_enabled() tests that bit, so an interrupt in that
+		# window sees KASAN_SHADOW_START of 4-level paging, and its
+		# first access to the 5-level direct map (0xff11...) is a
+		# "wild-memory-access" (CI, 2026-12-01; 1 boot in 37 here with
+		# the host loaded). That is not what this group tests: 4-level
+		# paging has no such window.
 		check "debug: [$m] debug kernel boots, runs ${args//,/, } and cgroup churn" \
-			boot_runs "$log" "${dbg[@]}"
-		# KASAN reports only its first finding: after an early-boot
-		# report the rest of the boot went unchecked, so all of it runs
-		# again.
-		if early_flake "$log"; then
-			mv "$log" "${log%.log}-first.log"
-			note "  [$m] the first debug boot had an early-boot report outside the series' code (${log%.log}-first.log):"
-			splat_summary "${log%.log}-first.log" | sed 's/^/#     /'
-			check "debug: [$m] debug kernel boots again after an early-boot report, runs the same" \
-				boot_runs "$log" "${dbg[@]}"
-		fi
+			boot_runs "$log" --timeout 3600 --mem 1024 \
+			--append "no5lvl harness.churn=30 harness.timeout=1800 harness.stock=$stock" \
+			--args "$args" patched debug "$m" debug
 		"$REPO_ROOT/scripts/tap-results.sh" "$log" >"$logdir/results-debug-$m.txt" 2>/dev/null || true
 		check "debug: [$m] selftests and churn pass (or fail as on the base)" \
 			results_ok "$m" "$logdir/results-debug-$m.txt"
