@@ -12,6 +12,8 @@ branch_arg "$0" "$@"
 repo=$(src_repo)
 base=$(base_ref)
 git -C "$repo" rev-parse -q --verify "$ref^{commit}" >/dev/null || die "no branch '$ref' in $repo"
+[ -n "$(git -C "$repo" rev-list "$base..$ref")" ] ||
+	die "branch $ref has no commits on top of the base ${base:0:12}: nothing to export (patches/ left as it is)"
 git -C "$repo" config "branch.$ref.description" >/dev/null ||
 	die "branch $ref has no description (git branch --edit-description): the cover letter needs one"
 pkgver=$(git -C "$repo" log -1 --format=%B "$base" | sed -n 's/^Debian package: //p')
