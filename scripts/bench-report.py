@@ -128,20 +128,22 @@ def main():
     for e in ERRORS:
         out.append(f"FAILED: {e}")
     out.append("")
-    b, p = (kernels + [None])[:2] if len(kernels) > 1 else (kernels[0], None)
+    # Side by side: the first kernel (the base), then each other kernel with
+    # its change against the first.
+    b, others = kernels[0], kernels[1:]
     for m in modes:
         out.append(f"### mode={m}")
         out.append("```")
-        if p:
-            out.append(f"{b:>12} {'':>8} {'%change':>8} {p:>12} {'':>8}  metric")
+        if others:
+            out.append(f"{b:>12} {'':>8}" + "".join(f" {'%change':>8} {k:>12} {'':>8}" for k in others) + "  metric")
         keys = sorted(set().union(*[data[k][m].keys() for k in kernels]), key=order_key)
         for key in keys:
             x = data[b][m].get(key)
-            if p:
-                y = data[p][m].get(key)
-                out.append(f"{num(x):>12} {'±0.0%':>8} {pct(x, y):>8} {num(y):>12} {'±0.0%':>8}  {key}")
-            else:
-                out.append(f"{num(x):>12}  {key}")
+            row = f"{num(x):>12} {'±0.0%':>8}" if others else f"{num(x):>12}"
+            for k in others:
+                y = data[k][m].get(key)
+                row += f" {pct(x, y):>8} {num(y):>12} {'±0.0%':>8}"
+            out.append(f"{row}  {key}")
         out.append("```")
         out.append("")
 
@@ -168,15 +170,15 @@ def main():
             out.append(row)
         out.append("```")
         out.append("")
-        if p:
-            out.append("### overhead change base -> patched")
+        for k in others:
+            out.append(f"### overhead change {b} -> {k}")
             out.append("```")
             for m in modes:
                 if m == "nokmem":
                     continue
                 for key in ["mq_pair", "pingpong_same", "pingpong_cross"] + [f"wl_{w}" for w in WORKLOADS]:
                     x = derived[b][m].get(key)
-                    y = derived[p][m].get(key)
+                    y = derived[k][m].get(key)
                     out.append(f"{m:<8} {key:<16} {num(x)} -> {num(y)}  ({pct(x, y).strip()})")
             out.append("```")
             out.append("")
