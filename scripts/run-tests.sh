@@ -741,7 +741,7 @@ if want debug; then
 		# pgtable_l5_enabled() tests that bit, so an interrupt in that
 		# window sees KASAN_SHADOW_START of 4-level paging, and its
 		# first access to the 5-level direct map (0xff11...) is a
-		# "wild-memory-access" (CI, 2026-12-01; 1 boot in 37 here with
+		# "wild-memory-access" (CI, 2026-12-01; 1 boot in 42 here with
 		# the host loaded). That is not what this group tests: 4-level
 		# paging has no such window.
 		check "debug: [$m] debug kernel boots, runs ${args//,/, } and cgroup churn" \
