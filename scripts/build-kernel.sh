@@ -20,10 +20,6 @@ variant=$1 set=$2
 shift 2
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(bzImage)
-case "$variant" in
-base | patched | floor | bisect | p[1-9] | p[1-9][0-9]) ;;
-*) die "unknown kernel variant '$variant' (base, patched, floor, pN or bisect)" ;;
-esac
 tree=$(tree_dir "$variant")
 out=$(build_dir "$variant" "$set")
 [ -f "$tree/Makefile" ] || die "no $variant tree at $tree (run scripts/checkout-base.sh, apply-series.sh or, for pN, make-prefix-tree.sh)"
@@ -67,12 +63,7 @@ if [ "$variant" != bisect ]; then
 		exit 0
 	fi
 	src=$(kbuild_tree) obj="$(work_dir)/build/kbuild-$set"
-	if [ ! -e "$src/.git" ]; then
-		add_worktree "$src" "$head"
-	else
-		git -C "$src" checkout -q -f --detach "$head"
-		git -C "$src" clean -q -f -d
-	fi
+	checkout_tree "$src" "$head"
 	if [ -n "$changes" ]; then
 		printf '%s\n' "$changes" | git -C "$src" apply --binary ||
 			die "cannot apply the uncommitted changes of $tree to $src"
@@ -99,8 +90,7 @@ if [ "$variant" != bisect ]; then
 			seed=$(build_dir "$v" "$set")
 			[ -f "$seed/.harness-source" ] || continue
 			msg "$variant/$set starts from a copy of the $v/$set build"
-			mkdir -p "$obj"
-			cp -a "$seed/." "$obj/"
+			cp -a "$seed" "$obj"
 			rm -rf "$obj/harness-modules.cpio" "$obj/kmem-bench"
 			break
 		done

@@ -241,6 +241,19 @@ add_worktree() {
 	git -C "$(src_repo)" worktree add -q -f --detach "$1" "$2"
 }
 
+# checkout_tree DIR COMMIT: DIR, a harness-owned worktree (made if it is not
+# there), checked out at COMMIT with nothing else in it: tracked files
+# reset, untracked ones removed.
+checkout_tree() {
+	if [ ! -e "$1/.git" ]; then
+		add_worktree "$1" "$2"
+		return
+	fi
+	git -C "$1" checkout -q -f --detach "$2" ||
+		die "cannot check out $2 in $1 (remove it: git -C $(src_repo) worktree remove --force $1)"
+	git -C "$1" clean -q -f -d
+}
+
 # private_apt: apt for a base whose packages come from a Debian suite the
 # host does not use (BASE_SUITE): a private sources list and package lists
 # under $CACHE_DIR/$BASE/apt, never the host's. Sets APT_DIR and APT_OPTS

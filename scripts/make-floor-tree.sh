@@ -28,13 +28,7 @@ if [ -e "$tree/.git" ] && [ "$(git -C "$tree" rev-parse HEAD)" = "$head" ] &&
 	msg "$name (up to date)"
 	exit 0
 fi
-if [ ! -e "$tree/.git" ]; then
-	add_worktree "$tree" "$head"
-else
-	git -C "$tree" checkout -q -f --detach "$head" ||
-		die "cannot check out $head in $tree (remove it: git -C $(src_repo) worktree remove --force $tree)"
-	git -C "$tree" clean -q -f -d
-fi
+checkout_tree "$tree" "$head"
 if ! out=$(git -C "$tree" apply "$diff" 2>&1); then
 	printf '%s\n' "$out" >&2
 	die "${diff#"$REPO_ROOT"/} does not apply to $(series_branch); floor tree left on ${head:0:12} without it"

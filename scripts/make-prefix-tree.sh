@@ -33,11 +33,5 @@ if [ -e "$tree/.git" ] && [ "$(git -C "$tree" rev-parse HEAD)" = "$head" ] &&
 	msg "$name (up to date)"
 	exit 0
 fi
-if [ ! -e "$tree/.git" ]; then
-	add_worktree "$tree" "$head"
-else
-	git -C "$tree" checkout -q -f --detach "$head" ||
-		die "cannot check out $head in $tree (remove it: git -C $repo worktree remove --force $tree)"
-	git -C "$tree" clean -q -f -d
-fi
+checkout_tree "$tree" "$head"
 msg "$name"
