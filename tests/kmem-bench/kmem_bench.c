@@ -8,7 +8,11 @@
  *  - kmem_cache_alloc()/kmem_cache_free() on a SLAB_ACCOUNT cache and on an
  *    unaccounted reference cache (one cache per object size);
  *  - kmalloc(GFP_KERNEL_ACCOUNT)/kfree() and kmalloc(GFP_KERNEL)/kfree() as
- *    the reference.
+ *    the reference;
+ *  - "batch": KB_BATCH kmalloc()s, then their KB_BATCH kfree()s, so that
+ *    almost no allocation can reuse an object freed just before (what a
+ *    per-CPU cache of freed objects costs when it does not help); the
+ *    figure is per alloc+free pair as for the others.
  *
  * The benchmark runs synchronously in the context of the task that writes
  * "run" or "run <iters>" to /proc/kmem_bench, so that task's memory cgroup is
@@ -69,16 +73,20 @@
 #define KB_TEXT_MAX		4096
 #define KB_BULK_MAX		65536U
 #define KB_BULK_SIZE		64U
+/* Objects allocated before the first is freed, in the batch loop. */
+#define KB_BATCH		64U
 
 enum kb_api {
 	KB_API_CACHE,
 	KB_API_KMALLOC,
+	KB_API_BATCH,
 	KB_NR_APIS,
 };
 
 static const char * const kb_api_names[KB_NR_APIS] = {
 	[KB_API_CACHE]		= "cache",
 	[KB_API_KMALLOC]	= "kmalloc",
+	[KB_API_BATCH]		= "batch",
 };
 
 static const unsigned int kb_sizes[] = { 8, 64, 256, 1024, 4096 };
@@ -176,11 +184,44 @@ static noinline int kb_loop_kmalloc(size_t size, gfp_t gfp, unsigned int n)
 	return 0;
 }
 
+/* n alloc+free pairs in rounds of KB_BATCH allocations, then KB_BATCH frees. */
+static noinline int kb_loop_batch(size_t size, gfp_t gfp, unsigned int n)
+{
+	void *p[KB_BATCH];
+	unsigned int done, batch, i;
+
+	OPTIMIZER_HIDE_VAR(size);
+
+	for (done = 0; done < n; done += batch) {
+		batch = min_t(unsigned int, n - done, KB_BATCH);
+		for (i = 0; i < batch; i++) {
+			p[i] = kmalloc(size, gfp);
+			if (unlikely(!p[i])) {
+				while (i--)
+					kfree(p[i]);
+				return -ENOMEM;
+			}
+			OPTIMIZER_HIDE_VAR(p[i]);
+		}
+		for (i = 0; i < batch; i++)
+			kfree(p[i]);
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+
+	return 0;
+}
+
 static int kb_loop(enum kb_api api, bool acct, unsigned int idx,
 		   unsigned int n)
 {
 	if (api == KB_API_CACHE)
 		return kb_loop_cache(kb_caches[acct][idx], n);
+
+	if (api == KB_API_BATCH)
+		return kb_loop_batch(kb_sizes[idx],
+				     acct ? GFP_KERNEL_ACCOUNT : GFP_KERNEL, n);
 
 	return kb_loop_kmalloc(kb_sizes[idx],
 			       acct ? GFP_KERNEL_ACCOUNT : GFP_KERNEL, n);
