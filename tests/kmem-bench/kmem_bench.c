@@ -216,15 +216,15 @@ static noinline int kb_loop_batch(size_t size, gfp_t gfp, unsigned int n)
 static int kb_loop(enum kb_api api, bool acct, unsigned int idx,
 		   unsigned int n)
 {
+	gfp_t gfp = acct ? GFP_KERNEL_ACCOUNT : GFP_KERNEL;
+
 	if (api == KB_API_CACHE)
 		return kb_loop_cache(kb_caches[acct][idx], n);
 
 	if (api == KB_API_BATCH)
-		return kb_loop_batch(kb_sizes[idx],
-				     acct ? GFP_KERNEL_ACCOUNT : GFP_KERNEL, n);
+		return kb_loop_batch(kb_sizes[idx], gfp, n);
 
-	return kb_loop_kmalloc(kb_sizes[idx],
-			       acct ? GFP_KERNEL_ACCOUNT : GFP_KERNEL, n);
+	return kb_loop_kmalloc(kb_sizes[idx], gfp, n);
 }
 
 static int kb_measure(struct kb_result *res, enum kb_api api, bool acct,
