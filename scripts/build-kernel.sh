@@ -41,7 +41,7 @@ stamp=$(cat "${frags[@]}" | md5sum | cut -d' ' -f1)
 # it once make succeeded (.harness-source).
 head=$(git -C "$tree" rev-parse HEAD)
 changes=$(git -C "$tree" diff-index -p --binary "$head")
-source_id="$head $(printf '%s' "$changes" | md5sum | cut -d' ' -f1) $stamp ${targets[*]} $(gcc --version | head -n 1)"
+source_id="$head $(printf '%s' "$changes" | md5sum | cut -d' ' -f1) $stamp ${targets[*]} $(gcc --version | sed -n 1p)"
 
 # Every kernel of a base is compiled from one source path (the tree
 # "kbuild") in one build path per config set (build/kbuild-SET): kbuild

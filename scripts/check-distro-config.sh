@@ -16,7 +16,7 @@ frag="$REPO_ROOT/config-fragments/distro-$BASE.config"
 re=$(sed -n 's/^# match: //p' "$frag")
 [ -n "$re" ] || die "$frag has no '# match:' line"
 differs=$(sed -n 's/^# differs: \(CONFIG_[A-Z0-9_]*\) .*/\1/p' "$frag" | paste -sd' ' -)
-deb=$("$REPO_ROOT/scripts/fetch-debian-config.sh" | head -n 1)
+deb=$("$REPO_ROOT/scripts/fetch-debian-config.sh" | sed -n 1p)
 
 # "SYMBOL VALUE" per line; "n" for "is not set".
 norm() {
