@@ -106,6 +106,13 @@ if [ "$variant" != bisect ]; then
 fi
 mkdir -p "$obj"
 rm -f "$obj/.harness-source"
+# The strings a build writes into the kernel (uname -v, /proc/version) are
+# pinned (Documentation/kbuild/reproducible-builds.rst): a rebuild of the
+# same source then gives the same image, and a benchmark figure does not
+# move with the build's date, build number, user or host.
+export KBUILD_BUILD_TIMESTAMP
+KBUILD_BUILD_TIMESTAMP=$(TZ=UTC git -C "$tree" log -1 --format=%cd --date=format-local:'%a %b %e %H:%M:%S UTC %Y' "$head")
+export KBUILD_BUILD_VERSION=1 KBUILD_BUILD_USER=memcg-noslab KBUILD_BUILD_HOST=harness
 mk=(make -C "$src" O="$obj" ARCH=x86_64)
 
 # config_survived: every value the fragments ask for is in the final
