@@ -440,13 +440,22 @@ quilt_applies() {
 }
 
 # orig_applies: the series applies with git am to the files it touches, as
-# Debian's upstream tarball of the same release has them (upstream minus
-# the DFSG removals: what reviewers' trees have, unlike linux-source's
-# Debian patches).
+# Debian's upstream tarball has them (upstream minus the DFSG removals:
+# what reviewers' trees have, unlike linux-source's Debian patches): of the
+# base release where the base comes from a private suite (BASE_SUITE), else
+# the newest of the base's stable line (BASE_ORIG_SUITES).
 orig_applies() {
 	local d orig files rc=0
 	d=$(mktemp -d)
-	if ! orig=$("$REPO_ROOT/scripts/fetch-base-package.sh" --orig | sed -n 3p); then
+	if [ -n "${BASE_ORIG_SUITES:-}" ]; then
+		orig=$("$REPO_ROOT/scripts/fetch-orig-tarball.sh") || rc=$?
+		if [ "$rc" -ne 0 ]; then
+			rm -rf "$d"
+			return "$rc"
+		fi
+		echo "upstream version: $(sed -n 2p <<<"$orig")"
+		orig=$(sed -n 1p <<<"$orig")
+	elif ! orig=$("$REPO_ROOT/scripts/fetch-base-package.sh" --orig | sed -n 3p); then
 		rm -rf "$d"
 		# Exit 77 (a skip) only when the mirror lacks a file its own
 		# Sources index names (seen: HTTP 404 for linux_7.2.13.orig.tar.xz).
@@ -493,6 +502,8 @@ if want apply || want bisect || want boot || want debug || want send; then
 		check "apply: git format-patch of the applied branch gives the same diffs" format_patch_roundtrip
 		if [ -n "${BASE_SUITE:-}" ]; then
 			check "apply: git am onto Debian's upstream tarball (linux_*.orig.tar.xz) of the base release" orig_applies
+		elif [ -n "${BASE_ORIG_SUITES:-}" ]; then
+			check "apply: git am onto the newest upstream tarball of the base's stable line in Debian's source archive" orig_applies
 		fi
 		# On a series that did not apply the branch is stale: no verdict.
 		if [ -z "${BASE_FLOOR:-}" ]; then
