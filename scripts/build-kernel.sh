@@ -107,11 +107,16 @@ fi
 mkdir -p "$obj"
 rm -f "$obj/.harness-source"
 # The strings a build writes into the kernel (uname -v, /proc/version) are
-# pinned (Documentation/kbuild/reproducible-builds.rst): a rebuild of the
-# same source then gives the same image, and a benchmark figure does not
-# move with the build's date, build number, user or host.
+# pinned (Documentation/kbuild/reproducible-builds.rst). They must not
+# change between builds: random_init() mixes utsname into the CRNG, so a
+# new build date changed every random value of the guest (hash seeds,
+# address-space layout of the benchmark's processes) and moved figures by
+# up to 4 % on a workload. The date is the base commit's (made the same on
+# every machine by prepare-base.sh), the same for every variant of a base.
 export KBUILD_BUILD_TIMESTAMP
-KBUILD_BUILD_TIMESTAMP=$(TZ=UTC git -C "$tree" log -1 --format=%cd --date=format-local:'%a %b %e %H:%M:%S UTC %Y' "$head")
+KBUILD_BUILD_TIMESTAMP=$(TZ=UTC git -C "$tree" log -1 --format=%cd \
+	--date=format-local:'%a %b %e %H:%M:%S UTC %Y' "$BASE_COMMIT" 2>/dev/null) ||
+	die "the tree $tree does not contain the base commit $BASE_COMMIT"
 export KBUILD_BUILD_VERSION=1 KBUILD_BUILD_USER=memcg-noslab KBUILD_BUILD_HOST=harness
 mk=(make -C "$src" O="$obj" ARCH=x86_64)
 
