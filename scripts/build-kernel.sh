@@ -37,11 +37,23 @@ stamp=$(cat "${frags[@]}" | md5sum | cut -d' ' -f1)
 
 # What this build is made of: the variant tree's commit, its uncommitted
 # changes to tracked files (the floor's diff; untracked files are not
-# built) and the config fragments and targets. A build directory records
-# it once make succeeded (.harness-source).
+# built), the config fragments and targets, and the pinned build date. A
+# build directory records it once make succeeded (.harness-source).
 head=$(git -C "$tree" rev-parse HEAD)
 changes=$(git -C "$tree" diff-index -p --binary "$head")
-source_id="$head $(printf '%s' "$changes" | md5sum | cut -d' ' -f1) $stamp ${targets[*]} $(gcc --version | sed -n 1p)"
+# The strings a build writes into the kernel (uname -v, /proc/version) are
+# pinned (Documentation/kbuild/reproducible-builds.rst). They must not
+# change between builds: random_init() mixes utsname into the CRNG, so a
+# new build date changed every random value of the guest (hash seeds,
+# address-space layout of the benchmark's processes) and moved figures by
+# up to 4 % on a workload. The date is the base commit's (made the same on
+# every machine by prepare-base.sh), the same for every variant of a base.
+export KBUILD_BUILD_TIMESTAMP
+KBUILD_BUILD_TIMESTAMP=$(TZ=UTC git -C "$tree" log -1 --format=%cd \
+	--date=format-local:'%a %b %e %H:%M:%S UTC %Y' "$BASE_COMMIT" 2>/dev/null) ||
+	die "the tree $tree does not contain the base commit $BASE_COMMIT"
+export KBUILD_BUILD_VERSION=1 KBUILD_BUILD_USER=memcg-noslab KBUILD_BUILD_HOST=harness
+source_id="$head $(printf '%s' "$changes" | md5sum | cut -d' ' -f1) $stamp ${targets[*]} $(gcc --version | sed -n 1p) $KBUILD_BUILD_TIMESTAMP"
 
 # Every kernel of a base is compiled from one source path (the tree
 # "kbuild") in one build path per config set (build/kbuild-SET): kbuild
@@ -106,18 +118,6 @@ if [ "$variant" != bisect ]; then
 fi
 mkdir -p "$obj"
 rm -f "$obj/.harness-source"
-# The strings a build writes into the kernel (uname -v, /proc/version) are
-# pinned (Documentation/kbuild/reproducible-builds.rst). They must not
-# change between builds: random_init() mixes utsname into the CRNG, so a
-# new build date changed every random value of the guest (hash seeds,
-# address-space layout of the benchmark's processes) and moved figures by
-# up to 4 % on a workload. The date is the base commit's (made the same on
-# every machine by prepare-base.sh), the same for every variant of a base.
-export KBUILD_BUILD_TIMESTAMP
-KBUILD_BUILD_TIMESTAMP=$(TZ=UTC git -C "$tree" log -1 --format=%cd \
-	--date=format-local:'%a %b %e %H:%M:%S UTC %Y' "$BASE_COMMIT" 2>/dev/null) ||
-	die "the tree $tree does not contain the base commit $BASE_COMMIT"
-export KBUILD_BUILD_VERSION=1 KBUILD_BUILD_USER=memcg-noslab KBUILD_BUILD_HOST=harness
 mk=(make -C "$src" O="$obj" ARCH=x86_64)
 
 # config_survived: every value the fragments ask for is in the final
