@@ -35,6 +35,8 @@ def load(d, kernel, mode):
                               f"(console log: {kernel}-{mode}-workloads.log)")
             else:
                 m["wl_" + r["workload"]] = r["ns_per_op"]
+                if "ctxt_per_kop" in r:
+                    m["wlctxt_" + r["workload"]] = r["ctxt_per_kop"]
     for r in json_lines(os.path.join(d, f"{kernel}-{mode}.json")):
         mean = r["sum"] / r["n"]
         if r["mode"] == "pair":
@@ -88,6 +90,8 @@ def order_key(k):
         return (0, ORDER.index(k), 0)
     if k.startswith("wl_"):
         return (2, WORKLOADS.index(k[3:]) if k[3:] in WORKLOADS else 99, 0)
+    if k.startswith("wlctxt_"):
+        return (3, WORKLOADS.index(k[7:]) if k[7:] in WORKLOADS else 99, 0)
     parts = k.split("_")
     return (1, "_".join(parts[:-1]), int(parts[-1]))
 
@@ -116,7 +120,8 @@ def main():
                "cgroup.memory=noslab; nokmem = child cgroup, "
                "cgroup.memory=nokmem (the accounting-free limit).")
     out.append("Figures: mean guest ns per call (pingpong: per round trip; "
-               "kmem_*: per alloc+free pair).")
+               "kmem_*: per alloc+free pair; wlctxt_*: context switches per 1000 bogo ops, "
+               "from /proc/stat, not ns).")
     if WORKLOADS:
         out.append(f"Workloads (wl_*): {a.stress_ng}, one instance, a fixed number "
                    "of bogo ops (tests/workloads.conf), started in the mode's cgroup "

@@ -37,10 +37,12 @@ run_workloads() {
 		shift 2
 		echo "HARNESS-WORKLOAD $_w ops=$_ops"
 		rm -f /tmp/sng.yaml
+		_ctxt0=$(sed -n 's/^ctxt //p' /proc/stat)
 		(echo 0 >"$_cg/cgroup.procs" && cd /tmp &&
 			exec timeout "${H_wtimeout:-600}" stress-ng --"$_w" 1 --"$_w"-ops "$_ops" "$@" \
 				--no-rand-seed --temp-path /tmp --metrics --yaml /tmp/sng.yaml) 2>&1
 		_rc=$?
+		_ctxt1=$(sed -n 's/^ctxt //p' /proc/stat)
 		_rate=$(sed -n 's/^ *bogo-ops-per-second-real-time: *//p' /tmp/sng.yaml 2>/dev/null | head -n 1)
 		_bogo=$(sed -n 's/^ *bogo-ops: *//p' /tmp/sng.yaml 2>/dev/null | head -n 1)
 		if [ "$_rc" -ne 0 ] || [ -z "$_rate" ] || [ "${_bogo:-0}" -lt "$_ops" ]; then
@@ -52,8 +54,11 @@ run_workloads() {
 			echo "{\"workload\":\"$_w\",\"error\":\"$_why\"}" >>"$_out"
 			continue
 		fi
-		awk -v w="$_w" -v ops="$_bogo" -v rate="$_rate" 'BEGIN {
-			printf "{\"workload\":\"%s\",\"ops\":%d,\"ns_per_op\":%.1f}\n", w, ops, 1e9 / rate }' >>"$_out"
+		# Context switches per 1000 ops: on one vCPU, how often the
+		# stressor's processes hand the CPU over depends on timing, and
+		# a kernel that is faster somewhere can switch more per op.
+		awk -v w="$_w" -v ops="$_bogo" -v rate="$_rate" -v c="$((_ctxt1 - _ctxt0))" 'BEGIN {
+			printf "{\"workload\":\"%s\",\"ops\":%d,\"ns_per_op\":%.1f,\"ctxt_per_kop\":%.1f}\n", w, ops, 1e9 / rate, 1000 * c / ops }' >>"$_out"
 	done
 }
 
