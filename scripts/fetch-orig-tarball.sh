@@ -16,40 +16,25 @@ no_args "$0" "$@"
 load_base
 [ -n "${BASE_ORIG_SUITES:-}" ] || die "base $BASE has no BASE_ORIG_SUITES in bases/$BASE.conf"
 [ -n "${BASE_ORIG_RE:-}" ] || die "base $BASE has no BASE_ORIG_RE in bases/$BASE.conf"
-need_cmd apt-get apt
 need_cmd dpkg dpkg
 
-d="$CACHE_DIR/$BASE/apt-orig"
-mkdir -p "$d/etc" "$d/lists/partial" "$d/cache/archives/partial" "$d/src"
-key=/usr/share/keyrings/debian-archive-keyring.gpg
-[ -f "$key" ] || die "no $key (package debian-archive-keyring)"
-for s in $BASE_ORIG_SUITES; do
+# Debian's security suites live under debian-security.
+mapfile -t lines < <(for s in $BASE_ORIG_SUITES; do
 	case "$s" in
-	*-security) echo "deb-src [signed-by=$key] http://deb.debian.org/debian-security $s main" ;;
-	*) echo "deb-src [signed-by=$key] http://deb.debian.org/debian $s main" ;;
+	*-security) echo "deb-src $DEBIAN_KEY http://deb.debian.org/debian-security $s main" ;;
+	*) echo "deb-src $DEBIAN_KEY http://deb.debian.org/debian $s main" ;;
 	esac
-done >"$d/etc/sources.list"
-opts=(
-	-o "Dir::Etc::SourceList=$d/etc/sources.list" -o Dir::Etc::SourceParts=/dev/null
-	-o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache"
-	-o "Dir::State::status=$d/status" -o APT::Sandbox::User=root
-)
-: >"$d/status"
-if [ -z "$(find "$d/lists" -maxdepth 1 -name '*Sources*' -mmin -1440 2>/dev/null)" ]; then
-	msg "updating the source lists of Debian $BASE_ORIG_SUITES (private, under $d)"
-	if ! apt-get -q "${opts[@]}" update >"$d/update.log" 2>&1; then
-		[ -n "$(find "$d/lists" -maxdepth 1 -name '*Sources*')" ] ||
-			die "cannot fetch the source lists of Debian $BASE_ORIG_SUITES (log: $d/update.log)"
-		msg "warning: update failed, using the lists from $(date -r "$d/lists" +%F)"
-	fi
-fi
+done)
+apt_in "$CACHE_DIR/$BASE/apt-orig" "the sources of Debian $BASE_ORIG_SUITES" "${lines[@]}"
+d=$APT_DIR
+mkdir -p "$d/src"
 
 # Source package "linux" (the suite's own kernel) and "linux-<base>" (a
 # newer kernel built for an older release, e.g. linux-6.12 in bookworm),
 # newest upstream version first. A mirror may lack a file its own Sources
 # index names (seen: HTTP 404): then the next source package of the same
 # version, else the next version, and a note says so.
-mapfile -t cands < <(apt-cache "${opts[@]}" showsrc linux "linux-$BASE" 2>/dev/null |
+mapfile -t cands < <(apt-cache "${APT_OPTS[@]}" showsrc linux "linux-$BASE" 2>/dev/null |
 	awk '/^Package: / { p = $2 } /^Version: / { v = $2; u = v; sub(/-[^-]*$/, "", u); print u, p "=" v }' |
 	awk -v re="$BASE_ORIG_RE" '$1 ~ re' | sort -u | sort -k1,1Vr)
 [ ${#cands[@]} -gt 0 ] || die "no source package linux or linux-$BASE matching $BASE_ORIG_RE in Debian $BASE_ORIG_SUITES"
@@ -62,7 +47,7 @@ for c in "${cands[@]}"; do
 		rm -rf "$d/src/partial"
 		mkdir -p "$d/src/partial"
 		if ! (cd "$d/src/partial" &&
-			apt-get -q "${opts[@]}" source --download-only "$src" >"$d/source.log" 2>&1); then
+			apt-get -q "${APT_OPTS[@]}" source --download-only "$src" >"$d/source.log" 2>&1); then
 			grep -q '404' "$d/source.log" ||
 				die "download of source package $src failed (log: $d/source.log)"
 			msg "note: the mirror does not serve $src (HTTP 404), trying the next"

@@ -254,35 +254,46 @@ checkout_tree() {
 	git -C "$1" clean -q -f -d
 }
 
-# private_apt: apt for a base whose packages come from a Debian suite the
-# host does not use (BASE_SUITE): a private sources list and package lists
-# under $CACHE_DIR/$BASE/apt, never the host's. Sets APT_DIR and APT_OPTS
-# (options for apt-get and apt-cache). Lists younger than a day are reused;
-# a failed update with usable lists only warns (offline use of a warm
-# cache).
-private_apt() {
+# apt_in DIR WHAT LINE...: an apt of its own under DIR whose sources list
+# is the LINEs (deb or deb-src lines; WHAT names them in messages), never
+# the host's configuration. Sets APT_DIR (DIR) and APT_OPTS (options for
+# apt-get and apt-cache). Lists younger than a day are reused; a failed
+# update with usable lists only warns (offline use of a warm cache).
+apt_in() {
 	need_cmd apt-get apt
-	APT_DIR="$CACHE_DIR/$BASE/apt"
-	local d=$APT_DIR
-	mkdir -p "$d/etc" "$d/lists/partial" "$d/cache/archives/partial" "$d/pkg"
-	printf '%s\n' \
-		"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $BASE_SUITE main" \
-		"deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $BASE_SUITE main" \
-		>"$d/etc/sources.list"
+	[ -f /usr/share/keyrings/debian-archive-keyring.gpg ] ||
+		die "no /usr/share/keyrings/debian-archive-keyring.gpg (package debian-archive-keyring)"
+	APT_DIR=$1
+	local d=$1 what=$2
+	shift 2
+	mkdir -p "$d/etc" "$d/lists/partial" "$d/cache/archives/partial"
+	printf '%s\n' "$@" >"$d/etc/sources.list"
 	APT_OPTS=(
 		-o "Dir::Etc::SourceList=$d/etc/sources.list" -o Dir::Etc::SourceParts=/dev/null
 		-o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache"
 		-o "Dir::State::status=$d/status" -o APT::Sandbox::User=root
 	)
 	: >"$d/status"
-	if [ -z "$(find "$d/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null)" ]; then
-		msg "updating the package lists of Debian $BASE_SUITE (private, under $d)"
+	if [ -z "$(find "$d/lists" -maxdepth 1 \( -name '*Packages*' -o -name '*Sources*' \) -mmin -1440 2>/dev/null)" ]; then
+		msg "updating the lists of $what (private, under $d)"
 		if ! apt-get -q "${APT_OPTS[@]}" update >"$d/update.log" 2>&1; then
-			[ -n "$(find "$d/lists" -maxdepth 1 -name '*Packages*')" ] ||
-				die "cannot fetch Debian $BASE_SUITE's package lists (log: $d/update.log)"
-			msg "warning: update of Debian $BASE_SUITE failed, using the lists from $(date -r "$d/lists" +%F)"
+			[ -n "$(find "$d/lists" -maxdepth 1 \( -name '*Packages*' -o -name '*Sources*' \))" ] ||
+				die "cannot fetch the lists of $what (log: $d/update.log)"
+			msg "warning: update of $what failed, using the lists from $(date -r "$d/lists" +%F)"
 		fi
 	fi
+}
+
+# The key Debian's archive is signed with, as the sources lines name it.
+DEBIAN_KEY='[signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]'
+
+# private_apt: apt_in for a base whose packages come from a Debian suite
+# the host does not use (BASE_SUITE), under $CACHE_DIR/$BASE/apt.
+private_apt() {
+	apt_in "$CACHE_DIR/$BASE/apt" "Debian $BASE_SUITE" \
+		"deb $DEBIAN_KEY http://deb.debian.org/debian $BASE_SUITE main" \
+		"deb-src $DEBIAN_KEY http://deb.debian.org/debian $BASE_SUITE main"
+	mkdir -p "$APT_DIR/pkg"
 }
 
 # pack_cpio DIR FILE: DIR as a newc cpio archive (an initramfs). Fixed
