@@ -4,7 +4,11 @@ side-by-side report: report.md, report.json and overhead.png.
 
 Input, in DIR: KERNEL-MODE.json (mq-bench JSON lines), KERNEL-MODE.txt
 (kmem_bench lines) and KERNEL-MODE.workloads.json (stress-ng workloads:
-guest ns per bogo op, or an error). Means are exact (sum / n)."""
+guest ns per bogo op, or an error), with KERNEL-MODE.workloads.I.json from
+boots 2..N of --boots N. Means are exact (sum / n); a workload booted more
+than once has its mean over the boots and its spread, half the range over
+the mean."""
+import glob
 import argparse
 import json
 import os
@@ -14,6 +18,10 @@ import sys
 
 
 ERRORS = []
+# SPREAD[kernel][mode][key]: half the range of a workload's figure over the
+# boots, in % of its mean; absent where it was booted once.
+SPREAD = {}
+EXACT = [True]  # icount: a microbenchmark repeats exactly
 
 
 def json_lines(path):
@@ -25,18 +33,32 @@ def json_lines(path):
                 yield json.loads(line)
 
 
+def workload_files(d, kernel, mode):
+    """(path, console log name) of each boot's workloads, boot 1 first."""
+    first = os.path.join(d, f"{kernel}-{mode}.workloads.json")
+    rest = glob.glob(os.path.join(d, f"{kernel}-{mode}.workloads.*.json"))
+    rest.sort(key=lambda p: int(p.rsplit(".", 2)[-2]))
+    return [(p, os.path.basename(p).replace(".workloads", "-workloads")
+             .replace(".json", ".log")) for p in [first] + rest if os.path.exists(p)]
+
+
 def load(d, kernel, mode):
     m = {}
-    path = os.path.join(d, f"{kernel}-{mode}.workloads.json")
-    if os.path.exists(path):
+    runs = {}
+    for path, log in workload_files(d, kernel, mode):
         for r in json_lines(path):
             if "error" in r:
                 ERRORS.append(f"{kernel} {mode} {r['workload']}: {r['error']} "
-                              f"(console log: {kernel}-{mode}-workloads.log)")
+                              f"(console log: {log})")
             else:
-                m["wl_" + r["workload"]] = r["ns_per_op"]
+                runs.setdefault("wl_" + r["workload"], []).append(r["ns_per_op"])
                 if "ctxt_per_kop" in r:
-                    m["wlctxt_" + r["workload"]] = r["ctxt_per_kop"]
+                    runs.setdefault("wlctxt_" + r["workload"], []).append(r["ctxt_per_kop"])
+    for key, vals in runs.items():
+        m[key] = sum(vals) / len(vals)
+        if len(vals) > 1 and m[key]:
+            SPREAD.setdefault(kernel, {}).setdefault(mode, {})[key] = \
+                (max(vals) - min(vals)) / 2 / m[key] * 100
     for r in json_lines(os.path.join(d, f"{kernel}-{mode}.json")):
         mean = r["sum"] / r["n"]
         if r["mode"] == "pair":
@@ -68,6 +90,15 @@ def cpu_line(d, kernels, modes):
                 return (f"Guest CPU ({k}, {m}): {lines[0]}; mitigations: "
                         + "; ".join(lines[1:]) + ".")
     return ""
+
+
+def spread(kernel, mode, key):
+    """The spread column: a workload's spread over its boots, '±?' for a
+    workload booted once, 0 for a microbenchmark under icount (exact), '±?' under KVM."""
+    v = SPREAD.get(kernel, {}).get(mode, {}).get(key)
+    if v is not None:
+        return f"±{v:.1f}%"
+    return "±?" if key.startswith("wl") or not EXACT[0] else "±0.0%"
 
 
 def pct(a, b):
@@ -105,8 +136,10 @@ def main():
     ap.add_argument("--modes", default="root,default,noslab,nokmem")
     ap.add_argument("--workloads", default="")
     ap.add_argument("--stress-ng", default="")
+    ap.add_argument("--boots", type=int, default=1)
     a = ap.parse_args()
     WORKLOADS.extend(w for w in a.workloads.split(",") if w)
+    EXACT[0] = "icount" in a.method
     kernels = a.kernels.split(",")
     modes = a.modes.split(",")
     data = {k: {m: load(a.dir, k, m) for m in modes} for k in kernels}
@@ -127,6 +160,15 @@ def main():
                    "of bogo ops (tests/workloads.conf), started in the mode's cgroup "
                    "in a guest of its own (1 vCPU, 1 GiB); guest ns per bogo op from "
                    "stress-ng's real-time rate.")
+        if a.boots > 1:
+            out.append(f"Workloads: mean over {a.boots} boots of each kernel and mode, "
+                       "boot i with harness.salt=i on the command line (boot 1 without); "
+                       "the column after each figure is its spread, half the range "
+                       "over the boots in % of the mean. Microbenchmark rows: one boot, "
+                       "repeat exactly.")
+        else:
+            out.append("Workloads: one boot each; their spread over boots is not "
+                       "measured here ('?'): use --boots N.")
     cpu = cpu_line(a.dir, kernels, modes)
     if cpu:
         out.append(cpu)
@@ -144,10 +186,10 @@ def main():
         keys = sorted(set().union(*[data[k][m].keys() for k in kernels]), key=order_key)
         for key in keys:
             x = data[b][m].get(key)
-            row = f"{num(x):>12} {'±0.0%':>8}" if others else f"{num(x):>12}"
+            row = f"{num(x):>12} {spread(b, m, key):>8}" if others else f"{num(x):>12}"
             for k in others:
                 y = data[k][m].get(key)
-                row += f" {pct(x, y):>8} {num(y):>12} {'±0.0%':>8}"
+                row += f" {pct(x, y):>8} {num(y):>12} {spread(k, m, key):>8}"
             out.append(f"{row}  {key}")
         out.append("```")
         out.append("")
@@ -203,7 +245,8 @@ def main():
         f.write("\n".join(out) + "\n")
     with open(os.path.join(a.dir, "report.json"), "w") as f:
         json.dump({"method": a.method, "base": a.base_desc, "results": data,
-                   "overhead_vs_nokmem": derived, "errors": ERRORS},
+                   "overhead_vs_nokmem": derived, "errors": ERRORS,
+                   "boots": a.boots, "spread_pct": SPREAD},
                   f, indent=1, sort_keys=True)
 
     # Charts: accounting overhead per mode and kernel (mq pair), and per

@@ -6,6 +6,7 @@
 # Usage: scripts/run-bench.sh [--kernels base,patched[,floor][,pN]]
 #          [--modes root,default,noslab,nomemobj,nokmem] [--count N] [--kvm]
 #          [--config bench|test|vmemmap|distro] [--workloads all|NAME,...]
+#          [--boots N]
 # The base is the newest in bases/ (mainline); BASE=6.1 benchmarks the 6.1
 # backport.
 # --kvm reports wall-clock ns under KVM instead of exact icount figures.
@@ -30,6 +31,10 @@
 # or names from it), each with a fixed number of bogo ops; reported in guest
 # ns per bogo op. A workload that fails or hangs is reported with its
 # console log and the others still run; the script then exits 1.
+# --boots N boots each kernel and mode N times for the workloads, boot i
+# with harness.salt=i on its command line (which the guest ignores): a
+# multi-process stressor on one vCPU moves with any early boot input, so
+# the report gives each workload's mean over the boots and its spread.
 # Results: $OUT_DIR/bench-<base>/ (report.md, report.json, overhead.png, logs);
 # $OUT_DIR/bench-<base>-vmemmap/ with --config vmemmap, -distro likewise.
 set -euo pipefail
@@ -38,10 +43,10 @@ set -euo pipefail
 load_base
 
 kernels=base,patched modes=root,default,noslab,nomemobj,nokmem count=100000 accel=(--icount) cfg=bench
-workloads=''
+workloads='' boots=1
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--kernels | --modes | --count | --config | --workloads)
+	--kernels | --modes | --count | --config | --workloads | --boots)
 		[ $# -ge 2 ] || die "$1 needs a value (see $0 --help)"
 		case "$1" in
 		--kernels) kernels=$2 ;;
@@ -49,6 +54,7 @@ while [ $# -gt 0 ]; do
 		--count) count=$2 ;;
 		--config) cfg=$2 ;;
 		--workloads) workloads=$2 ;;
+		--boots) boots=$2 ;;
 		esac
 		shift
 		;;
@@ -61,6 +67,8 @@ done
 if ! [[ $count =~ ^[1-9][0-9]{0,7}$ ]] || [ "$count" -gt 10000000 ]; then
 	die "--count wants 1..10000000, got '$count'"
 fi
+[[ $boots =~ ^([1-9]|1[0-9]|20)$ ]] || die "--boots wants 1..20, got '$boots'"
+[ "$boots" = 1 ] || [ -n "$workloads" ] || die "--boots needs --workloads: the microbenchmarks repeat exactly"
 case "$cfg" in
 bench | test | vmemmap | distro) ;;
 *) die "--config wants bench, test, vmemmap or distro, got '$cfg'" ;;
@@ -104,7 +112,7 @@ emitted() {
 res="$OUT_DIR/bench-$BASE"
 [ "$cfg" = test ] || [ "$cfg" = bench ] || res+="-$cfg"
 mkdir -p "$res"
-rm -f "$res"/*.json "$res"/*.txt "$res"/*.cpu
+rm -f "$res"/*.json "$res"/*.txt "$res"/*.cpu "$res"/*-workloads*.log
 for k in "${kernels[@]}"; do
 	for m in "${modes[@]}"; do
 		log="$res/$k-$m.log"
@@ -117,17 +125,22 @@ for k in "${kernels[@]}"; do
 		[ -s "$res/$k-$m.json" ] || die "no benchmark output from $k in mode $m (console log: $log)"
 	done
 done
-# Third-party workloads: one more boot per kernel and mode. A boot that
-# fails still yields the figures of the workloads that ran before.
+# Third-party workloads: one more boot per kernel and mode (--boots of
+# them, the first without a salt). A boot that fails still yields the
+# figures of the workloads that ran before.
 wfail=()
 if [ -n "$workloads" ]; then
-	for k in "${kernels[@]}"; do
-		for m in "${modes[@]}"; do
-			log="$res/$k-$m-workloads.log"
-			"$REPO_ROOT/scripts/boot-guest.sh" "${accel[@]}" --timeout 3600 \
-				--append "harness.workloads=$workloads" --log "$log" "$k" "$cfg" "$m" workloads ||
-				wfail+=("$k/$m (console log: $log)")
-			emitted workloads.json "$log" >"$res/$k-$m.workloads.json"
+	for ((i = 1; i <= boots; i++)); do
+		sfx='' salt=''
+		[ "$i" = 1 ] || sfx=".$i" salt=" harness.salt=$i"
+		for k in "${kernels[@]}"; do
+			for m in "${modes[@]}"; do
+				log="$res/$k-$m-workloads$sfx.log"
+				"$REPO_ROOT/scripts/boot-guest.sh" "${accel[@]}" --timeout 3600 \
+					--append "harness.workloads=$workloads$salt" --log "$log" "$k" "$cfg" "$m" workloads ||
+					wfail+=("$k/$m (console log: $log)")
+				emitted workloads.json "$log" >"$res/$k-$m.workloads$sfx.json"
+			done
 		done
 	done
 fi
@@ -141,7 +154,7 @@ fi
 python3 "$REPO_ROOT/scripts/bench-report.py" --method "$method" \
 	--base-desc "$(git -C "$(tree_dir base)" log -1 --format=%s)" \
 	--kernels "$(IFS=,; echo "${kernels[*]}")" --modes "$(IFS=,; echo "${modes[*]}")" \
-	--workloads "$workloads" --stress-ng "$sng" "$res"
+	--workloads "$workloads" --boots "$boots" --stress-ng "$sng" "$res"
 cat "$res/report.md"
 msg "report: $res/report.md, $res/report.json, $res/overhead.png"
 if [ ${#wfail[@]} -gt 0 ]; then
