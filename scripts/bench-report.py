@@ -8,8 +8,8 @@ guest ns per bogo op, or an error), with KERNEL-MODE.workloads.I.json from
 boots 2..N of --boots N. Means are exact (sum / n); a workload booted more
 than once has its mean over the boots and its spread, half the range over
 the mean."""
-import glob
 import argparse
+import glob
 import json
 import os
 import re
@@ -21,7 +21,6 @@ ERRORS = []
 # SPREAD[kernel][mode][key]: half the range of a workload's figure over the
 # boots, in % of its mean; absent where it was booted once.
 SPREAD = {}
-EXACT = [True]  # icount: a microbenchmark repeats exactly
 
 
 def json_lines(path):
@@ -92,13 +91,14 @@ def cpu_line(d, kernels, modes):
     return ""
 
 
-def spread(kernel, mode, key):
+def spread(kernel, mode, key, exact):
     """The spread column: a workload's spread over its boots, '±?' for a
-    workload booted once, 0 for a microbenchmark under icount (exact), '±?' under KVM."""
+    workload booted once, 0 for a microbenchmark when the method is exact
+    (icount), '±?' under KVM."""
     v = SPREAD.get(kernel, {}).get(mode, {}).get(key)
     if v is not None:
         return f"±{v:.1f}%"
-    return "±?" if key.startswith("wl") or not EXACT[0] else "±0.0%"
+    return "±?" if key.startswith("wl") or not exact else "±0.0%"
 
 
 def pct(a, b):
@@ -139,7 +139,7 @@ def main():
     ap.add_argument("--boots", type=int, default=1)
     a = ap.parse_args()
     WORKLOADS.extend(w for w in a.workloads.split(",") if w)
-    EXACT[0] = "icount" in a.method
+    exact = "icount" in a.method
     kernels = a.kernels.split(",")
     modes = a.modes.split(",")
     data = {k: {m: load(a.dir, k, m) for m in modes} for k in kernels}
@@ -186,10 +186,10 @@ def main():
         keys = sorted(set().union(*[data[k][m].keys() for k in kernels]), key=order_key)
         for key in keys:
             x = data[b][m].get(key)
-            row = f"{num(x):>12} {spread(b, m, key):>8}" if others else f"{num(x):>12}"
+            row = f"{num(x):>12} {spread(b, m, key, exact):>8}" if others else f"{num(x):>12}"
             for k in others:
                 y = data[k][m].get(key)
-                row += f" {pct(x, y):>8} {num(y):>12} {spread(k, m, key):>8}"
+                row += f" {pct(x, y):>8} {num(y):>12} {spread(k, m, key, exact):>8}"
             out.append(f"{row}  {key}")
         out.append("```")
         out.append("")
