@@ -48,10 +48,14 @@ changes=$(git -C "$tree" diff-index -p --binary "$head")
 # address-space layout of the benchmark's processes) and moved figures by
 # up to 4 % on a workload. The date is the base commit's (made the same on
 # every machine by prepare-base.sh), the same for every variant of a base.
+# That is the tree the harness made from the package here (or KSRC's base),
+# not BASE_COMMIT: a newer package (6.12.118 where the series was made on
+# 6.12.117) has another base commit, and its builds must still work.
+base=$(base_ref)
 export KBUILD_BUILD_TIMESTAMP
 KBUILD_BUILD_TIMESTAMP=$(TZ=UTC git -C "$tree" log -1 --format=%cd \
-	--date=format-local:'%a %b %e %H:%M:%S UTC %Y' "$BASE_COMMIT" 2>/dev/null) ||
-	die "the tree $tree does not contain the base commit $BASE_COMMIT"
+	--date=format-local:'%a %b %e %H:%M:%S UTC %Y' "$base" 2>/dev/null) ||
+	die "the tree $tree does not contain the base commit $base"
 export KBUILD_BUILD_VERSION=1 KBUILD_BUILD_USER=memcg-noslab KBUILD_BUILD_HOST=harness
 source_id="$head $(printf '%s' "$changes" | md5sum | cut -d' ' -f1) $stamp ${targets[*]} $(gcc --version | sed -n 1p) $KBUILD_BUILD_TIMESTAMP"
 
