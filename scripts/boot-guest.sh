@@ -18,6 +18,8 @@
 #   --args STR      harness.args for the job (e.g. selftest list)
 #   --log FILE      console log (default $OUT_DIR/logs/...)
 #   --kernel FILE   boot this bzImage instead of the variant's build
+#   --plugin SPEC   load a QEMU TCG plugin (-plugin SPEC; TCG only), e.g.
+#                   scripts/profile-workload.sh's instruction counter
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -29,11 +31,11 @@ usage() {
 }
 
 pos=()
-icount='' accel='' kernel='' timeout=900 mem='' smp='' append='' args='' log='' method=''
+icount='' accel='' kernel='' plugin='' timeout=900 mem='' smp='' append='' args='' log='' method=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--icount) icount=1 ;;
-	--accel | --timeout | --mem | --smp | --append | --args | --log | --kernel)
+	--accel | --timeout | --mem | --smp | --append | --args | --log | --kernel | --plugin)
 		[ $# -ge 2 ] || die "$1 needs a value (see $0 --help)"
 		case "$1" in
 		--accel) accel=$2 ;;
@@ -44,6 +46,7 @@ while [ $# -gt 0 ]; do
 		--args) args=$2 ;;
 		--log) log=$2 ;;
 		--kernel) kernel=$2 ;;
+		--plugin) plugin=$2 ;;
 		esac
 		shift
 		;;
@@ -139,6 +142,10 @@ fi
 # same for the guest's random numbers (RDRAND) and its wall clock, which
 # otherwise move address layouts and with them a few instructions.
 [ -z "$icount" ] || qemu+=(-icount 'shift=0,sleep=off' -seed 1 -rtc 'base=2024-01-01T00:00:00,clock=vm')
+if [ -n "$plugin" ]; then
+	[ "$accel" = tcg ] || die "--plugin needs TCG (--icount or --accel tcg), not $accel"
+	qemu+=(-plugin "$plugin")
+fi
 
 msg "boot $variant/$set mode=$mode job=$job [$method] log: $log"
 set +e

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Instructions per marker call, per kernel function, from the profiles of
+scripts/profile-workload.sh.
+
+Usage: scripts/profile-report.py [--top N] PROFILE [NOKMEM_PROFILE]
+
+With one profile: the functions that ran the most instructions per call
+of the marker. With a second profile of the same kernel, workload and
+window in mode nokmem: what accounting adds per call (first minus
+second), by kind of work (the rows below), each with its largest
+functions. PROFILE.map names the kernel's System.map.
+"""
+import bisect
+import collections
+import os
+import re
+import sys
+
+KINDS = [
+    ('list_lru step', r'list_lru|^xa_load$|^xas_|mem_cgroup_from_slab_obj'),
+    ('objcg lookup', r'get_obj_cgroup|get_mem_cgroup|current_obj_cgroup|obj_cgroup_tryget|^css_'),
+    ('stock charge and uncharge', r'obj_stock|obj_cgroup_(un)?charge|refill_stock|consume_stock|'
+     r'try_charge|page_counter|memcg_account_kmem|drain_stock|uncharge_pages'),
+    ('slab vmstat', r'mod_objcg_state|mod_memcg|lruvec_state|rstat'),
+    ('out-of-line memcg slab hooks', r'memcg_slab|memcg_alloc_slab_cgroups|alloc_slab_obj_exts|'
+     r'obj_cgroup_put|obj_cgroup_get|obj_cgroup_release|percpu_ref'),
+    ('slab alloc/free (hooks inlined there)', r'kmem_cache_|kmalloc|kfree|slab_free|slab_alloc'),
+]
+
+
+def die(text):
+    sys.stderr.write('error: %s\n' % text)
+    sys.exit(1)
+
+
+def system_map(prof):
+    # profile-workload.sh names the kernel's System.map in PROFILE.map.
+    try:
+        with open(prof + '.map') as f:
+            return f.readline().strip()
+    except OSError:
+        die('no %s.map naming the System.map of the kernel that wrote %s' % (prof, prof))
+
+
+def load(prof, mapfile):
+    addrs, names = [], []
+    with open(mapfile) as f:
+        for line in f:
+            a, t, n = line.split()[:3]
+            if t in 'tTwW':
+                addrs.append(int(a, 16))
+                names.append(n)
+    order = sorted(range(len(addrs)), key=lambda i: addrs[i])
+    addrs = [addrs[i] for i in order]
+    names = [names[i] for i in order]
+    per = collections.Counter()
+    with open(prof) as f:
+        head = f.readline().split()
+        if len(head) != 5 or head[:2] != ['#', 'total']:
+            die('%s is no profile of scripts/profile-workload.sh' % prof)
+        for line in f:
+            a, c = line.split()
+            a = int(a, 16)
+            if a < 0xffff800000000000:
+                per['[user space]'] += int(c)
+                continue
+            i = bisect.bisect_right(addrs, a) - 1
+            per[names[i] if i >= 0 else '?'] += int(c)
+    calls = int(head[4]) - 1
+    return per, max(calls, 1)
+
+
+def main():
+    args = sys.argv[1:]
+    top = 40
+    if len(args) >= 2 and args[0] == '--top':
+        top = int(args[1])
+        args = args[2:]
+    if len(args) not in (1, 2):
+        die('usage: profile-report.py [--top N] PROFILE [NOKMEM_PROFILE]')
+    mapfile = system_map(args[0])
+    a, ka = load(args[0], mapfile)
+    if len(args) == 1:
+        print('%.1f instructions per call' % (sum(a.values()) / ka))
+        for fn, c in a.most_common(top):
+            print('%10.1f  %s' % (c / ka, fn))
+        return
+    b, kb = load(args[1], mapfile)
+    print('what accounting adds per call: %.1f (%.1f - %.1f)' % (
+        sum(a.values()) / ka - sum(b.values()) / kb, sum(a.values()) / ka, sum(b.values()) / kb))
+    total = collections.Counter()
+    rows = collections.defaultdict(list)
+    for fn in set(a) | set(b):
+        d = a[fn] / ka - b[fn] / kb
+        kind = next((k for k, r in KINDS if re.search(r, fn)), 'other')
+        total[kind] += d
+        rows[kind].append((d, fn))
+    for kind in [k for k, _ in KINDS] + ['other']:
+        big = sorted(rows[kind], key=lambda x: -abs(x[0]))[:6]
+        print('%8.1f  %-38s %s' % (total[kind], kind,
+                                   ', '.join('%s %.1f' % (fn, d) for d, fn in big if abs(d) >= 1)))
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,106 @@
+#!/bin/bash
+# Where a workload's guest instructions go, per kernel function: boots a
+# built kernel with one stress-ng workload (tests/workloads.conf) under
+# QEMU TCG icount and counts, with a TCG plugin (tests/profile/), every
+# guest instruction between two executions of a marker function, as the
+# guest runs on its own (no debugger, no other change to the guest).
+# Usage: [BASE=7.2] scripts/profile-workload.sh [--config SET] [--skip N]
+#          [--calls K] VARIANT MODE WORKLOAD MARKER
+#   VARIANT, MODE, SET: as for run-bench.sh (default config: bench); the
+#   kernel must be built (run run-bench.sh first).
+#   MARKER: a kernel function the workload runs once or a few times per
+#   bogo op (e.g. __x64_sys_openat for open); the window is the calls
+#   N+1 .. N+K of it (default --skip 1500 --calls 200): pick N past the
+#   guest's own use of the marker (a run with --skip 1000000000 prints how
+#   often the marker ran in all).
+#   Prints the profile file; scripts/profile-report.py PROFILE
+#   [NOKMEM_PROFILE] turns it into instructions per marker call per
+#   function (with a nokmem profile: what accounting adds, by kind).
+# The plugin needs glib (package libglib2.0-dev) and QEMU's qemu-plugin.h,
+# taken from Debian's source package of the installed QEMU.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+load_base
+
+cfg=bench skip=1500 calls=200 pos=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--config | --skip | --calls)
+		[ $# -ge 2 ] || die "$1 needs a value (see $0 --help)"
+		case "$1" in
+		--config) cfg=$2 ;;
+		--skip) skip=$2 ;;
+		--calls) calls=$2 ;;
+		esac
+		shift
+		;;
+	-h | --help) print_usage "$0"; exit 0 ;;
+	-*) die "unknown option $1 (see $0 --help)" ;;
+	*) pos+=("$1") ;;
+	esac
+	shift
+done
+[ ${#pos[@]} -eq 4 ] || die "usage: $0 [--config SET] [--skip N] [--calls K] VARIANT MODE WORKLOAD MARKER"
+variant=${pos[0]} mode=${pos[1]} wl=${pos[2]} marker=${pos[3]}
+if ! [[ $skip =~ ^[0-9]+$ ]] || ! [[ $calls =~ ^[1-9][0-9]*$ ]]; then
+	die "--skip and --calls want numbers (--calls at least 1)"
+fi
+bench_cfg=$cfg
+[ "$cfg" != bench ] || [ -n "${BASE_BENCH_FRAGMENTS:-}" ] || cfg="test"
+awk -v w="$wl" '!/^#/ && $1 == w { f = 1 } END { exit !f }' "$REPO_ROOT/tests/workloads.conf" ||
+	die "unknown workload '$wl' (known: $(awk '!/^#/ && NF { printf "%s ", $1 }' "$REPO_ROOT/tests/workloads.conf"))"
+mode_field "$mode" 2 >/dev/null
+map="$(build_dir "$variant" "$cfg")/System.map"
+[ -f "$map" ] || die "no $variant/$cfg kernel built ($map missing): run BASE=$BASE scripts/run-bench.sh --config $bench_cfg first"
+addr=$(awk -v s="$marker" '$3 == s { print $1; exit }' "$map")
+[ -n "$addr" ] || die "no function $marker in $map"
+need_cmd pkg-config pkg-config
+pkg-config --exists glib-2.0 || die "glib is missing (package libglib2.0-dev)"
+
+# QEMU's plugin header, from Debian's source package of the QEMU installed.
+pd="$CACHE_DIR/profile"
+hdr="$pd/qemu-plugin.h"
+if [ ! -f "$hdr" ]; then
+	srcver=$(dpkg-query -W -f '${source:Version}' qemu-system-x86) || die "QEMU is not installed (package qemu-system-x86)"
+	apt_in "$pd/apt" "Debian bookworm sources" \
+		"deb-src $DEBIAN_KEY http://deb.debian.org/debian bookworm main" \
+		"deb-src $DEBIAN_KEY http://deb.debian.org/debian-security bookworm-security main" \
+		"deb-src $DEBIAN_KEY http://deb.debian.org/debian bookworm-updates main"
+	rm -rf "$pd/src" && mkdir -p "$pd/src"
+	msg "downloading Debian's source package qemu $srcver (for qemu-plugin.h)"
+	(cd "$pd/src" && apt-get -q "${APT_OPTS[@]}" source --download-only "qemu=$srcver" >"$pd/download.log" 2>&1) ||
+		die "download of the source package qemu $srcver failed (log: $pd/download.log)"
+	orig=$(find "$pd/src" -maxdepth 1 -name 'qemu_*.orig.tar.*' | head -n 1)
+	[ -n "$orig" ] || die "no upstream tarball in $pd/src"
+	tar -xf "$orig" -C "$pd/src" --wildcards '*/include/qemu/qemu-plugin.h'
+	mv "$(find "$pd/src" -path '*/include/qemu/qemu-plugin.h' | head -n 1)" "$hdr.tmp"
+	mv "$hdr.tmp" "$hdr"
+	rm -rf "$pd/src"
+fi
+so="$pd/window-count.so"
+src="$REPO_ROOT/tests/profile/window-count.c"
+if [ ! -f "$so" ] || [ "$src" -nt "$so" ] || [ "$hdr" -nt "$so" ]; then
+	# shellcheck disable=SC2046 # pkg-config prints several flags
+	gcc -O2 -Wall -Wextra -Wno-unused-parameter -shared -fPIC -I"$pd" \
+		$(pkg-config --cflags glib-2.0) -o "$so" "$src" ||
+		die "the plugin $src does not build"
+fi
+
+res="$OUT_DIR/profile-$BASE"
+mkdir -p "$res"
+prof="$res/$variant-$cfg-$mode-$wl-$marker.prof"
+rm -f "$prof"
+printf '%s\n' "$map" >"$prof.map"
+"$REPO_ROOT/scripts/boot-guest.sh" --icount --timeout 3600 \
+	--plugin "$so,start=$addr,skip=$skip,k=$calls,out=$prof" \
+	--append "harness.workloads=$wl" --log "$prof.log" "$variant" "$cfg" "$mode" workloads >&2 ||
+	msg "note: the guest failed (console log: $prof.log); the profile may still be whole"
+[ -s "$prof" ] || die "no profile written (console log: $prof.log)"
+read -r _ _ total _ hits <"$prof"
+[ "$hits" -gt "$skip" ] ||
+	die "$marker ran $hits times in all, not more than --skip $skip: pick a smaller --skip (profile: $prof)"
+[ "$hits" -eq $((skip + calls + 1)) ] ||
+	msg "note: $marker ran only $hits times: the window holds $((hits - skip - 1)) calls, not $calls"
+msg "$total instructions in the window (console log: $prof.log)"
+printf '%s\n' "$prof"
