@@ -82,7 +82,7 @@ so="$pd/window-count.so"
 src="$REPO_ROOT/tests/profile/window-count.c"
 if [ ! -f "$so" ] || [ "$src" -nt "$so" ] || [ "$hdr" -nt "$so" ]; then
 	# shellcheck disable=SC2046 # pkg-config prints several flags
-	gcc -O2 -Wall -Wextra -Wno-unused-parameter -shared -fPIC -I"$pd" \
+	gcc -O2 -Wall -Wextra -shared -fPIC -I"$pd" \
 		$(pkg-config --cflags glib-2.0) -o "$so" "$src" ||
 		die "the plugin $src does not build"
 fi

@@ -57,6 +57,7 @@ static void block_exec(unsigned int cpu, void *udata)
 {
 	struct block *b = udata;
 
+	(void)cpu;
 	if (done)
 		return;
 	if (b->vaddr == start) {
@@ -84,6 +85,7 @@ static void block_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	uint64_t key = pc ^ (n << 56);
 	struct block *b = g_hash_table_lookup(blocks, (gconstpointer)key);
 
+	(void)id;
 	if (!b) {
 		b = g_new0(struct block, 1);
 		b->vaddr = pc;
@@ -95,6 +97,8 @@ static void block_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 static void at_exit(qemu_plugin_id_t id, void *p)
 {
+	(void)id;
+	(void)p;
 	/* The window never closed: say how far it got. */
 	if (!done)
 		dump();
@@ -103,6 +107,7 @@ static void at_exit(qemu_plugin_id_t id, void *p)
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 					   int argc, char **argv)
 {
+	(void)info;
 	for (int i = 0; i < argc; i++) {
 		char *v = strchr(argv[i], '=');
 
