@@ -482,14 +482,31 @@ orig_applies() {
 	return $rc
 }
 
+# patch_body PATCH [NOLINES]: the diff part of PATCH; with NOLINES, its hunk
+# headers without line numbers and its index lines without blob ids.
+patch_body() {
+	if [ -n "${2:-}" ]; then
+		sed -n '/^diff --git/,$p' "$1" | sed -E -e 's/^@@ -[0-9,]+ \+[0-9,]+ @@/@@ @@/' -e 's/^index [0-9a-f]+\.\.[0-9a-f]+/index/'
+	else
+		sed -n '/^diff --git/,$p' "$1"
+	fi
+}
+
 format_patch_roundtrip() {
-	local tmp rc=0 p b
+	local tmp rc=0 p b hunks=''
 	tmp=$(mktemp -d)
 	format_patches "$(src_repo)" -q -o "$tmp" "$(base_ref)..$(series_branch)"
+	# On another package version than the series' (Debian's 6.12.118 for a
+	# series made on 6.12.117) the hunks apply at other line numbers: the
+	# diffs must still be the same, their @@ line numbers need not.
+	if [ -z "${KSRC:-}" ] && [ "$(base_ref)" != "$BASE_COMMIT" ]; then
+		echo "note: the base here is not the series' base $BASE_COMMIT: hunk line numbers and blob ids not compared"
+		hunks=1
+	fi
 	for p in "${patches[@]}"; do
 		b=${p##*/}
 		[ -f "$tmp/$b" ] || { echo "format-patch made no $b"; rc=1; continue; }
-		diff <(sed -n '/^diff --git/,$p' "$p") <(sed -n '/^diff --git/,$p' "$tmp/$b") || rc=1
+		diff <(patch_body "$p" "$hunks") <(patch_body "$tmp/$b" "$hunks") || rc=1
 	done
 	rm -rf "$tmp"
 	return $rc
@@ -819,6 +836,13 @@ send_email_dry_run() {
 
 if want send; then
 	note "group send"
+	# To/Cc come from the newest base's MAINTAINERS (newest_maintainers):
+	# a run of an older base alone on an empty cache makes that tree first.
+	newest=$(list_bases | tail -n 1)
+	if [ ! -f "$CACHE_DIR/$newest/debian/linux/MAINTAINERS" ]; then
+		check "send: the newest base ($newest) is unpacked, for its MAINTAINERS" \
+			env BASE="$newest" "$REPO_ROOT/scripts/prepare-base.sh"
+	fi
 	check "send: cover letter has subject, body, figures, base and changelog" cover_letter_real
 	check "send: To/Cc of the cover letter come from get_maintainer.pl" maintainers_in_cover
 	check "send: git send-email --dry-run accepts the patches" send_email_dry_run
