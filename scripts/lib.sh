@@ -196,6 +196,22 @@ mode_field() {
 	[ "$m" = - ] || printf '%s\n' "$m"
 }
 
+# bench_configset CFG: the config set whose kernels run-bench.sh --config
+# CFG boots (bench, test, vmemmap or distro). Without extra fragments
+# (BASE_BENCH_FRAGMENTS) the bench kernels are the test kernels: built once.
+bench_configset() {
+	case "$1" in
+	bench) if [ -n "${BASE_BENCH_FRAGMENTS:-}" ]; then echo bench; else echo test; fi ;;
+	test | vmemmap | distro) printf '%s\n' "$1" ;;
+	*) die "--config wants bench, test, vmemmap or distro, got '$1'" ;;
+	esac
+}
+
+# known_workloads: the workload names of tests/workloads.conf, comma-separated.
+known_workloads() {
+	awk '!/^#/ && NF { print $1 }' "$REPO_ROOT/tests/workloads.conf" | paste -sd, -
+}
+
 # The initramfs with busybox, the guest jobs and the test programs.
 initramfs_path() {
 	printf '%s/build/initramfs.cpio\n' "$(work_dir)"

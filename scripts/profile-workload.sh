@@ -47,9 +47,9 @@ if ! [[ $skip =~ ^[0-9]+$ ]] || ! [[ $calls =~ ^[1-9][0-9]*$ ]]; then
 	die "--skip and --calls want numbers (--calls at least 1)"
 fi
 bench_cfg=$cfg
-[ "$cfg" != bench ] || [ -n "${BASE_BENCH_FRAGMENTS:-}" ] || cfg="test"
-awk -v w="$wl" '!/^#/ && $1 == w { f = 1 } END { exit !f }' "$REPO_ROOT/tests/workloads.conf" ||
-	die "unknown workload '$wl' (known: $(awk '!/^#/ && NF { printf "%s ", $1 }' "$REPO_ROOT/tests/workloads.conf"))"
+cfg=$(bench_configset "$cfg")
+known=$(known_workloads)
+[[ ",$known," == *",$wl,"* ]] || die "unknown workload '$wl' (known: $known)"
 mode_field "$mode" 2 >/dev/null
 map="$(build_dir "$variant" "$cfg")/System.map"
 [ -f "$map" ] || die "no $variant/$cfg kernel built ($map missing): run BASE=$BASE scripts/run-bench.sh --config $bench_cfg first"

@@ -69,13 +69,8 @@ if ! [[ $count =~ ^[1-9][0-9]{0,7}$ ]] || [ "$count" -gt 10000000 ]; then
 fi
 [[ $boots =~ ^([1-9]|1[0-9]|20)$ ]] || die "--boots wants 1..20, got '$boots'"
 [ "$boots" = 1 ] || [ -n "$workloads" ] || die "--boots needs --workloads: the microbenchmarks repeat exactly"
-case "$cfg" in
-bench | test | vmemmap | distro) ;;
-*) die "--config wants bench, test, vmemmap or distro, got '$cfg'" ;;
-esac
-# Without extra fragments the bench kernels are the test kernels: build once.
-[ "$cfg" != bench ] || [ -n "${BASE_BENCH_FRAGMENTS:-}" ] || cfg="test"
-known=$(awk '!/^#/ && NF { print $1 }' "$REPO_ROOT/tests/workloads.conf" | paste -sd, -)
+cfg=$(bench_configset "$cfg")
+known=$(known_workloads)
 [ "$workloads" != all ] || workloads=$known
 for w in ${workloads//,/ }; do
 	[[ ",$known," == *",$w,"* ]] || die "unknown workload '$w' (known: $known, or all)"
