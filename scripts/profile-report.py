@@ -12,7 +12,6 @@ functions. PROFILE.map names the kernel's System.map.
 """
 import bisect
 import collections
-import os
 import re
 import sys
 
