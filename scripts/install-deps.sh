@@ -21,7 +21,7 @@ pkgs=(
 	"${base_pkgs[@]}" build-essential bc bison flex libelf-dev libssl-dev
 	cpio xz-utils kmod rsync git python3 quilt shellcheck
 	qemu-system-x86 busybox-static stress-ng libpopt-dev gnuplot-nox git-email b4 codespell
-	python3-ply python3-git libmailtools-perl
+	python3-ply python3-git libmailtools-perl libglib2.0-dev pkg-config
 )
 
 missing=()
