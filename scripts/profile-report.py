@@ -55,7 +55,10 @@ def load(prof, mapfile):
     per = collections.Counter()
     with open(prof) as f:
         head = f.readline().split()
-        if len(head) != 5 or head[:2] != ['#', 'total']:
+        if len(head) == 5 and head[:2] == ['#', 'total']:
+            die('%s has no window size (written before window-count.c recorded it): '
+                'run scripts/profile-workload.sh again' % prof)
+        if len(head) != 7 or head[:2] != ['#', 'total'] or head[5] != 'window':
             die('%s is no profile of scripts/profile-workload.sh' % prof)
         for line in f:
             a, c = line.split()
@@ -65,8 +68,12 @@ def load(prof, mapfile):
                 continue
             i = bisect.bisect_right(addrs, a) - 1
             per[names[i] if i >= 0 else '?'] += int(c)
-    calls = int(head[4]) - 1
-    return per, max(calls, 1)
+    # The marker calls in the window, not all the hits: those include the
+    # --skip ones before it.
+    calls = int(head[6])
+    if calls < 1:
+        die('%s: the window holds no marker call' % prof)
+    return per, calls
 
 
 def main():

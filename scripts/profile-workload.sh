@@ -5,9 +5,16 @@
 # guest instruction between two executions of a marker function, as the
 # guest runs on its own (no debugger, no other change to the guest).
 # Usage: [BASE=7.2] scripts/profile-workload.sh [--config SET] [--skip N]
-#          [--calls K] VARIANT MODE WORKLOAD MARKER
+#          [--calls K] [--after FUNCTION] VARIANT MODE WORKLOAD MARKER
 #   VARIANT, MODE, SET: as for run-bench.sh (default config: bench); the
 #   kernel must be built (run run-bench.sh first).
+#   WORKLOAD: a stress-ng workload, or bench:PART for one part of the
+#   bench job (tests/guest/job-bench.sh): bench:pair, bench:pingpong-same,
+#   bench:pingpong-cross (mq-bench), bench:kmem:API:SIZE:ACCT (one
+#   kmem_bench measurement, e.g. bench:kmem:kmalloc:64:0).
+#   --after FUNCTION: count the marker only once FUNCTION has run, e.g.
+#   --after proc_reg_write for bench:kmem:..., whose loop starts with the
+#   write to /proc/kmem_bench (a marker like __kmalloc also runs at boot).
 #   MARKER: a kernel function the workload runs once or a few times per
 #   bogo op (e.g. __x64_sys_openat for open); the window is the calls
 #   N+1 .. N+K of it (default --skip 1500 --calls 200): pick N past the
@@ -23,13 +30,14 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 load_base
 
-cfg=bench skip=1500 calls=200 pos=()
+cfg=bench skip=1500 calls=200 after='' pos=()
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--config | --skip | --calls)
+	--config | --skip | --calls | --after)
 		[ $# -ge 2 ] || die "$1 needs a value (see $0 --help)"
 		case "$1" in
 		--config) cfg=$2 ;;
+		--after) after=$2 ;;
 		--skip) skip=$2 ;;
 		--calls) calls=$2 ;;
 		esac
@@ -41,7 +49,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ ${#pos[@]} -eq 4 ] || die "usage: $0 [--config SET] [--skip N] [--calls K] VARIANT MODE WORKLOAD MARKER"
+[ ${#pos[@]} -eq 4 ] || die "usage: $0 [--config SET] [--skip N] [--calls K] [--after FUNCTION] VARIANT MODE WORKLOAD MARKER"
 variant=${pos[0]} mode=${pos[1]} wl=${pos[2]} marker=${pos[3]}
 if ! [[ $skip =~ ^[0-9]+$ ]] || ! [[ $calls =~ ^[1-9][0-9]*$ ]]; then
 	die "--skip and --calls want numbers (--calls at least 1)"
@@ -49,12 +57,26 @@ fi
 bench_cfg=$cfg
 cfg=$(bench_configset "$cfg")
 known=$(known_workloads)
-[[ ",$known," == *",$wl,"* ]] || die "unknown workload '$wl' (known: $known)"
+bench_parts='bench:pair, bench:pingpong-same, bench:pingpong-cross, bench:kmem:API:SIZE:ACCT'
+case "$wl" in
+bench:pair | bench:pingpong-same | bench:pingpong-cross) ;;
+bench:kmem:*)
+	[[ $wl =~ ^bench:kmem:(cache|kmalloc|batch):(8|64|256|1024|4096):[01]$ ]] ||
+		die "bad kmem_bench part '$wl' (API: cache, kmalloc, batch; SIZE: 8, 64, 256, 1024, 4096; ACCT: 1 or 0)"
+	;;
+bench:*) die "unknown bench part '$wl' (known: $bench_parts)" ;;
+*) [[ ",$known," == *",$wl,"* ]] || die "unknown workload '$wl' (known: $known, $bench_parts)" ;;
+esac
 mode_field "$mode" 2 >/dev/null
 map="$(build_dir "$variant" "$cfg")/System.map"
 [ -f "$map" ] || die "no $variant/$cfg kernel built ($map missing): run BASE=$BASE scripts/run-bench.sh --config $bench_cfg first"
 addr=$(awk -v s="$marker" '$3 == s { print $1; exit }' "$map")
 [ -n "$addr" ] || die "no function $marker in $map"
+arm=''
+if [ -n "$after" ]; then
+	arm=$(awk -v s="$after" '$3 == s { print $1; exit }' "$map")
+	[ -n "$arm" ] || die "no function $after in $map"
+fi
 need_cmd pkg-config pkg-config
 pkg-config --exists glib-2.0 || die "glib is missing (package libglib2.0-dev)"
 
@@ -89,18 +111,22 @@ fi
 
 res="$OUT_DIR/profile-$BASE"
 mkdir -p "$res"
-prof="$res/$variant-$cfg-$mode-$wl-$marker.prof"
+prof="$res/$variant-$cfg-$mode-${wl//:/-}-$marker.prof"
 rm -f "$prof"
 printf '%s\n' "$map" >"$prof.map"
+case "$wl" in
+bench:*) job=bench append="harness.bench=${wl#bench:}" ;;
+*) job=workloads append="harness.workloads=$wl" ;;
+esac
 "$REPO_ROOT/scripts/boot-guest.sh" --icount --timeout 3600 \
-	--plugin "$so,start=$addr,skip=$skip,k=$calls,out=$prof" \
-	--append "harness.workloads=$wl" --log "$prof.log" "$variant" "$cfg" "$mode" workloads >&2 ||
+	--plugin "$so,start=$addr,skip=$skip,k=$calls,out=$prof${arm:+,arm=$arm}" \
+	--append "$append" --log "$prof.log" "$variant" "$cfg" "$mode" "$job" >&2 ||
 	msg "note: the guest failed (console log: $prof.log); the profile may still be whole"
 [ -s "$prof" ] || die "no profile written (console log: $prof.log)"
-read -r _ _ total _ hits <"$prof"
+read -r _ _ total _ hits _ window <"$prof"
 [ "$hits" -gt "$skip" ] ||
-	die "$marker ran $hits times in all, not more than --skip $skip: pick a smaller --skip (profile: $prof)"
-[ "$hits" -eq $((skip + calls + 1)) ] ||
-	msg "note: $marker ran only $hits times: the window holds $((hits - skip - 1)) calls, not $calls"
+	die "$marker ran $hits times in all${after:+ after $after}, not more than --skip $skip: pick a smaller --skip (profile: $prof)"
+[ "$window" -eq "$calls" ] ||
+	msg "note: $marker ran only $hits times: the window holds $window calls, not $calls"
 msg "$total instructions in the window (console log: $prof.log)"
 printf '%s\n' "$prof"

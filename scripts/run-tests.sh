@@ -218,6 +218,40 @@ c_warning_free() {
 # tap_results_parse: tap-results.sh on a made-up console log gives every
 # kind of result: pass, fail, skip, a crash without a failed test, a test
 # the guest killed at its time limit, one killed before it.
+# profile-report.py on a made-up profile of a window of 300 marker calls
+# after 1000 skipped ones: per call is the window's count over 300 (over
+# the 1300 hits it would be 4.3 times too small), and the difference of two
+# profiles is grouped by kind of work.
+profile_report_fixture() {
+	local d out rc=0
+	d=$(mktemp -d)
+	printf '%s\n' 'ffffffff81000000 T refill_obj_stock' 'ffffffff81000100 T memset_erms' \
+		'ffffffff81000200 T _etext' >"$d/System.map"
+	printf '%s\n' '# total 4500 hits 1301 window 300' 'ffffffff81000000 1800' \
+		'ffffffff81000140 2400' '7f0000001000 300' >"$d/a.prof"
+	printf '%s\n' '# total 3300 hits 1301 window 300' 'ffffffff81000000 600' \
+		'ffffffff81000140 2400' '7f0000001000 300' >"$d/b.prof"
+	printf '%s\n' "$d/System.map" >"$d/a.prof.map"
+	out=$("$REPO_ROOT/scripts/profile-report.py" "$d/a.prof") || rc=1
+	printf '%s\n' "$out"
+	grep -qx '15.0 instructions per call' <<<"$out" || rc=1
+	grep -Eq '^ +6\.0  refill_obj_stock$' <<<"$out" || rc=1
+	grep -Eq '^ +1\.0  \[user space\]$' <<<"$out" || rc=1
+	out=$("$REPO_ROOT/scripts/profile-report.py" "$d/a.prof" "$d/b.prof") || rc=1
+	printf '%s\n' "$out"
+	grep -qx 'what accounting adds per call: 4.0 (15.0 - 11.0)' <<<"$out" || rc=1
+	grep -Eq '^ +4\.0  stock charge and uncharge +refill_obj_stock 4\.0$' <<<"$out" || rc=1
+	# A profile of the old format (no window size) is refused, not misread.
+	sed -i '1s/ window 300$//' "$d/b.prof"
+	cp "$d/a.prof.map" "$d/b.prof.map"
+	if "$REPO_ROOT/scripts/profile-report.py" "$d/b.prof" 2>"$d/err"; then
+		rc=1
+	fi
+	grep -q 'no window size' "$d/err" || rc=1
+	rm -rf "$d"
+	return "$rc"
+}
+
 tap_results_parse() {
 	local d rc=0
 	d=$(mktemp -d)
@@ -414,6 +448,7 @@ if want style && [ -n "${RUN_TESTS_COMMON:-}" ]; then
 	common_check=1
 	check "style: the series index names the series of every base" series_index
 	check "style: tap-results.sh tells pass, fail, skip, crash and timeout apart" tap_results_parse
+	check "style: profile-report.py gives instructions per call of the window, not of all the hits" profile_report_fixture
 	check "style: a regression report shows what the guest printed about the test" guest_why_fixture
 	check "style: format-patch output does not depend on whether git packed the objects" abbrev_fixture
 	check "style: a splat or a missing console log fails the debug check, which shows the report in short" splat_fixture

@@ -8,9 +8,14 @@
  * translation blocks start), skip=N (executions of the marker before the
  * window opens), k=K (marker executions inside the window), out=FILE.
  * The window runs from the (N+1)-th execution of the marker to the
- * (N+K+1)-th. FILE gets "# total INSNS hits H" and then one line
- * "BLOCKADDR COUNT" per block that ran in the window. A block that an
- * interrupt or exception leaves early is still counted in full.
+ * (N+K+1)-th. With arm=HEXADDR, executions of the marker count only once
+ * that address has run (e.g. the entry of the write that starts a
+ * benchmark): the window then lies in what follows it.
+ * FILE gets "# total INSNS hits H window W" (H: executions of the marker
+ * in all, skipped ones included; W: the marker calls in the window, K
+ * unless the guest stopped first) and then one line "BLOCKADDR COUNT" per
+ * block that ran in the window. A block that an interrupt or exception
+ * leaves early is still counted in full.
  */
 #include <glib.h>
 #include <inttypes.h>
@@ -28,8 +33,8 @@ struct block {
 };
 
 static GHashTable *blocks;
-static uint64_t start, skip, k, hits, total;
-static int active, done;
+static uint64_t start, arm, skip, k, hits, total;
+static int armed, active, done;
 static char *out;
 
 static void dump(void)
@@ -42,7 +47,8 @@ static void dump(void)
 		fprintf(stderr, "window-count: cannot write %s\n", out);
 		return;
 	}
-	fprintf(f, "# total %" PRIu64 " hits %" PRIu64 "\n", total, hits);
+	fprintf(f, "# total %" PRIu64 " hits %" PRIu64 " window %" PRIu64 "\n",
+		total, hits, hits > skip ? hits - skip - done : 0);
 	g_hash_table_iter_init(&it, blocks);
 	while (g_hash_table_iter_next(&it, &key, &val)) {
 		struct block *b = val;
@@ -60,6 +66,11 @@ static void block_exec(unsigned int cpu, void *udata)
 	(void)cpu;
 	if (done)
 		return;
+	if (!armed) {
+		if (b->vaddr != arm)
+			return;
+		armed = 1;
+	}
 	if (b->vaddr == start) {
 		hits++;
 		if (hits == skip + 1)
@@ -118,6 +129,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		*v++ = 0;
 		if (!strcmp(argv[i], "start"))
 			start = strtoull(v, NULL, 16);
+		else if (!strcmp(argv[i], "arm"))
+			arm = strtoull(v, NULL, 16);
 		else if (!strcmp(argv[i], "skip"))
 			skip = strtoull(v, NULL, 0);
 		else if (!strcmp(argv[i], "k"))
@@ -133,6 +146,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		fprintf(stderr, "window-count: needs start=, k= and out=\n");
 		return -1;
 	}
+	armed = !arm;
 	blocks = g_hash_table_new(NULL, NULL);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, block_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
