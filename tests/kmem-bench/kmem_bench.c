@@ -20,6 +20,11 @@
  * threads are never charged.  Note that tasks in the root memory cgroup are
  * not charged either.
  *
+ * "run <iters> <api> <size> <acct>" makes only the measurement of that api
+ * ("cache", "kmalloc" or "batch"), object size and accounting (1 or 0),
+ * e.g. "run 100000 kmalloc 64 0": a window of scripts/profile-workload.sh
+ * then holds nothing else.
+ *
  * Reading /proc/kmem_bench returns the results of the latest run, one line
  * per measurement.  The same lines are logged with pr_info() at the end of a
  * run.
@@ -271,7 +276,22 @@ static void kb_text_append(const char *line)
 				 KB_PROC_NAME " %s\n", line);
 }
 
-static int kb_run(unsigned int n)
+/* Which measurements a run makes: all, or one api, size and accounting. */
+struct kb_filter {
+	bool one;
+	enum kb_api api;
+	unsigned int size;
+	bool acct;
+};
+
+static bool kb_wanted(const struct kb_filter *f, enum kb_api api,
+		      unsigned int idx, bool acct)
+{
+	return !f->one || (f->api == api && f->size == kb_sizes[idx] &&
+			   f->acct == acct);
+}
+
+static int kb_run(unsigned int n, const struct kb_filter *f)
 {
 	struct kb_result *res;
 	char line[KB_LINE_MAX];
@@ -293,6 +313,8 @@ static int kb_run(unsigned int n)
 	for (api = 0; api < KB_NR_APIS; api++) {
 		for (idx = 0; idx < KB_NR_SIZES; idx++) {
 			for (acct = 1; acct >= 0; acct--) {
+				if (!kb_wanted(f, api, idx, acct))
+					continue;
 				res = &kb_results[nr];
 				ret = kb_measure(res, api, acct, idx, n);
 				if (ret)
@@ -371,11 +393,39 @@ static int kb_bulk_fail(unsigned int n)
 }
 #endif
 
+/* Parses "<api> <size> <acct>" into @f; -EINVAL unless all three are known. */
+static int kb_parse_filter(char *arg, struct kb_filter *f)
+{
+	char *api = strsep(&arg, " \t");
+	char *size = arg ? strsep(&arg, " \t") : NULL;
+	unsigned int i, acct;
+	int ret;
+
+	if (!size || !arg || strpbrk(arg, " \t"))
+		return -EINVAL;
+	ret = match_string(kb_api_names, KB_NR_APIS, api);
+	if (ret < 0)
+		return ret;
+	f->api = ret;
+	if (kstrtouint(size, 10, &f->size) || kstrtouint(arg, 10, &acct) ||
+	    acct > 1)
+		return -EINVAL;
+	for (i = 0; i < KB_NR_SIZES; i++)
+		if (kb_sizes[i] == f->size)
+			break;
+	if (i == KB_NR_SIZES)
+		return -EINVAL;
+	f->acct = acct;
+	f->one = true;
+	return 0;
+}
+
 static ssize_t kb_proc_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
+	struct kb_filter filter = { .one = false };
 	char kbuf[KB_CMD_MAX];
-	char *arg, *cmd;
+	char *arg, *cmd, *tok;
 	unsigned int n;
 	int ret;
 
@@ -397,8 +447,12 @@ static ssize_t kb_proc_write(struct file *file, const char __user *ubuf,
 	if (strcmp(cmd, "run"))
 		return -EINVAL;
 
-	if (arg) {
-		if (kstrtouint(skip_spaces(arg), 10, &n))
+	arg = skip_spaces(arg ? arg : "");
+	if (*arg) {
+		tok = strsep(&arg, " \t");
+		if (kstrtouint(tok, 10, &n))
+			return -EINVAL;
+		if (arg && kb_parse_filter(skip_spaces(arg), &filter))
 			return -EINVAL;
 	} else {
 		kernel_param_lock(THIS_MODULE);
@@ -409,7 +463,7 @@ static ssize_t kb_proc_write(struct file *file, const char __user *ubuf,
 	if (!kb_iters_valid(n))
 		return -EINVAL;
 
-	ret = kb_run(n);
+	ret = kb_run(n, &filter);
 	if (ret)
 		return ret;
 
@@ -494,7 +548,8 @@ static int __init kb_init(void)
 		return -ENOMEM;
 	}
 
-	pr_info("loaded; write \"run [iters]\" to /proc/%s\n", KB_PROC_NAME);
+	pr_info("loaded; write \"run [iters [api size acct]]\" to /proc/%s\n",
+		KB_PROC_NAME);
 	return 0;
 }
 
