@@ -24,6 +24,14 @@
  *	period).  No message queue: on a kernel that does not charge
  *	messages (7.x without kmalloc buckets, before the fix) pipes still
  *	exercise the objcg stock.  Exit 0 when the child did.
+ *   slab-fill hold CGROUP CPU COUNT SIZE
+ *	A child in CGROUP sends COUNT messages of SIZE bytes on CPU to a
+ *	queue deep enough to keep them all, and exits; the messages stay
+ *	charged to CGROUP until the parent removes the queue.  Before that,
+ *	the parent prints CGROUP's memory.current and the slab entry of its
+ *	memory.stat ("current=BYTES slab=BYTES"), so that the caller can see
+ *	what COUNT live objects cost beyond their own size.  Exit 0 when the
+ *	child sent them all.
  *
  * Prints one line of what happened.  Exit 1 on failure, 2 on bad usage.
  * Build: gcc -O2 -Wall -Wextra -static -o slab-fill tests/slab-fill.c -lrt
@@ -43,6 +51,8 @@
 #include <unistd.h>
 
 #define MSG_BYTES	1000
+/* The largest message of "hold": DATALEN_MSG of 4 KiB pages. */
+#define HOLD_MAX_BYTES	4048
 #define FILL_DEPTH	65536
 #define CHURN_DEPTH	10
 
@@ -77,9 +87,9 @@ static int pin_cpu(long cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
-static mqd_t open_queue(long depth, int flags)
+static mqd_t open_queue(long depth, long size, int flags)
 {
-	struct mq_attr attr = { .mq_maxmsg = depth, .mq_msgsize = MSG_BYTES };
+	struct mq_attr attr = { .mq_maxmsg = depth, .mq_msgsize = size };
 	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
 
 	/* Root may lift the per-user byte limit and the depth limit. */
@@ -143,6 +153,63 @@ static int churn(mqd_t q, const char *cgroup, long cpu, long count, int receive)
 	return 0;
 }
 
+/* Child of "hold": sends COUNT messages of SIZE bytes without receiving. */
+static int hold(mqd_t q, const char *cgroup, long cpu, long count, long size)
+{
+	static char msg[HOLD_MAX_BYTES];
+	long i;
+
+	if (enter(cgroup, cpu))
+		return 3;
+	for (i = 0; i < count; i++) {
+		if (mq_send(q, msg, size, 0)) {
+			perror("slab-fill: mq_send");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The value of KEY in CGROUP's FILE, a flat-keyed file ("KEY VALUE" lines),
+ * or with KEY NULL the one number FILE holds: 0, or -1 after saying why.
+ */
+static int read_value(const char *cgroup, const char *file, const char *key,
+		      unsigned long long *v)
+{
+	char path[PATH_MAX], name[64];
+	int found = 0;
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "%s/%s", cgroup, file) >= (int)sizeof(path))
+		return -1;
+	f = fopen(path, "r");
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	if (!key)
+		found = fscanf(f, "%llu", v) == 1;
+	while (key && !found && fscanf(f, "%63s %llu", name, v) == 2)
+		found = !strcmp(name, key);
+	fclose(f);
+	if (!found)
+		fprintf(stderr, "slab-fill: no %s in %s\n", key ? key : "number", path);
+	return found ? 0 : -1;
+}
+
+/* Print CGROUP's "current=BYTES slab=BYTES": 0, or -1. */
+static int print_charge(const char *cgroup)
+{
+	unsigned long long cur, slab;
+
+	if (read_value(cgroup, "memory.current", NULL, &cur) ||
+	    read_value(cgroup, "memory.stat", "slab", &slab))
+		return -1;
+	printf("current=%llu slab=%llu\n", cur, slab);
+	return 0;
+}
+
 /* Child of "pipes". */
 static int pipes(const char *cgroup, long cpu, long count)
 {
@@ -189,16 +256,24 @@ int main(int argc, char **argv)
 	int fill_mode = argc == 3 && !strcmp(argv[1], "fill");
 	int churn_mode = argc == 6 && !strcmp(argv[1], "churn");
 	int pipes_mode = argc == 5 && !strcmp(argv[1], "pipes");
-	long cpu = churn_mode ? number(argv[4]) : pipes_mode ? number(argv[3]) : 0;
-	long count = churn_mode ? number(argv[5]) : pipes_mode ? number(argv[4]) : 0;
+	int hold_mode = argc == 6 && !strcmp(argv[1], "hold");
+	long cpu = churn_mode ? number(argv[4]) :
+		   pipes_mode || hold_mode ? number(argv[3]) : 0;
+	long count = churn_mode ? number(argv[5]) :
+		     pipes_mode || hold_mode ? number(argv[4]) : 0;
+	long size = hold_mode ? number(argv[5]) : MSG_BYTES;
 	pid_t pids[2] = { -1, -1 };
 	int rc = 1, i;
 	mqd_t q;
 
-	if ((!fill_mode && !churn_mode && !pipes_mode) || cpu < 0 || count < 0) {
+	if ((!fill_mode && !churn_mode && !pipes_mode && !hold_mode) ||
+	    cpu < 0 || count < 0 || size < 1 || size > HOLD_MAX_BYTES ||
+	    (hold_mode && count < 1)) {
 		fprintf(stderr, "usage: %s fill CGROUP\n"
 			"       %s churn CGROUP-A CGROUP-B CPU COUNT\n"
-			"       %s pipes CGROUP CPU COUNT\n", argv[0], argv[0], argv[0]);
+			"       %s pipes CGROUP CPU COUNT\n"
+			"       %s hold CGROUP CPU COUNT SIZE (SIZE 1-%d)\n",
+			argv[0], argv[0], argv[0], argv[0], HOLD_MAX_BYTES);
 		return 2;
 	}
 	if (pipes_mode) {
@@ -210,12 +285,24 @@ int main(int argc, char **argv)
 		printf("slab-fill: %ld pipes %s\n", count, rc ? "failed" : "done");
 		return rc;
 	}
-	q = open_queue(fill_mode ? FILL_DEPTH : CHURN_DEPTH, fill_mode ? O_NONBLOCK : 0);
+	q = open_queue(fill_mode ? FILL_DEPTH : hold_mode ? count : CHURN_DEPTH,
+		       size, fill_mode ? O_NONBLOCK : 0);
 	if (q == (mqd_t)-1) {
 		perror("slab-fill: mq_open");
 		return 1;
 	}
 	fflush(stdout);
+	if (hold_mode) {
+		pids[0] = fork();
+		if (pids[0] == 0)
+			_exit(hold(q, argv[2], cpu, count, size));
+		rc = wait_child(pids[0]) == 0 && print_charge(argv[2]) == 0 ? 0 : 1;
+		printf("slab-fill: hold of %ld messages of %ld bytes %s\n", count, size,
+		       rc ? "failed" : "done");
+		mq_close(q);
+		mq_unlink(qname);
+		return rc;
+	}
 	for (i = 0; i < (fill_mode ? 1 : 2); i++) {
 		pids[i] = fork();
 		if (pids[i] == 0) {

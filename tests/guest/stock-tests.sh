@@ -19,6 +19,13 @@
 #                   patch, a page without; a leaked child adds one). It
 #                   guards the multi-slot stock: on 6.1's one slot the
 #                   scratch churn evicts the children's objcgs anyway
+#   stock_large     512 live objects larger than a page (POSIX messages of
+#                   4048 bytes, a kmalloc(4096) each), charged on one CPU,
+#                   cost memory.current at most their slab charge, the
+#                   CPU's page stock and 16 pages (the 6.1 series without
+#                   its fix stocked the rest of every such charge past the
+#                   stock's bound: two pages an object); skipped where the
+#                   messages are not charged (7.2 without kmalloc buckets)
 #   bulk_error      a kmem_cache_alloc_bulk() that fails (fault injection
 #                   fails its first slab page) leaves nothing charged once
 #                   the cgroup is gone (6.1 kept the charge of the objects
@@ -290,6 +297,39 @@ test_stock_dead() {
 	rmdir "$p"
 }
 
+test_stock_large() {
+	if ! slab_charged; then
+		result skip stock_large "slab objects are not charged in this mode"
+		return
+	fi
+	p=$(parent stk-large) || { result fail stock_large "no cgroup"; return; }
+	mkdir "$p/l" || { result fail stock_large "no cgroup"; return; }
+	count=512
+	# A message of 4048 bytes (DATALEN_MSG) is a kmalloc(4096); the
+	# slab entry of memory.stat counts what each one is charged (4104
+	# bytes with the objcg pointer, more with KASAN's redzone).
+	out=$(slab-fill hold "$p/l" 0 $count 4048)
+	rc=$?
+	echo "# $(echo "$out" | tr '\n' ' ')"
+	cur=$(echo "$out" | sed -n 's/^current=\([0-9]*\) slab=.*/\1/p')
+	slab=$(echo "$out" | sed -n 's/^current=[0-9]* slab=\([0-9]*\)$/\1/p')
+	# Beyond the objects: MEMCG_CHARGE_BATCH pages of page stock, two
+	# of objcg stock, and 16 for what the sending child allocates.
+	max=$((${slab:-0} + (64 + 2 + 16) * PAGE))
+	if [ $rc -ne 0 ] || [ -z "$cur" ] || [ -z "$slab" ]; then
+		result fail stock_large "slab-fill hold failed"
+	elif [ "$slab" -lt $((count * 4096)) ]; then
+		result skip stock_large "$count messages of 4048 bytes are $slab bytes of slab: not charged on this kernel"
+	elif [ "$cur" -gt $max ]; then
+		charge_report "$p/l"
+		result fail stock_large "$count live objects: memory.current $cur, more than their slab $slab + 82 pages ($max)"
+	else
+		echo "# memory.current $cur, slab $slab: $((cur - slab)) bytes more (at most $((max - slab)))"
+		result ok stock_large
+	fi
+	rmdir "$p/l" "$p"
+}
+
 test_bulk_error() {
 	fi=/sys/kernel/debug/fail_page_alloc
 	if ! slab_charged; then
@@ -395,7 +435,7 @@ test_cgroups_1000() {
 	rmdir "$p"
 }
 
-tests=${H_stock:-slab_limit,stock_hotplug,stock_slots,stock_dead,bulk_error,churn_stats,cgroups_1000}
+tests=${H_stock:-slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,churn_stats,cgroups_1000}
 echo "TAP version 13"
 echo "1..$(echo "$tests" | tr ',' '\n' | grep -c .)"
 taskset -p 1 $$ >/dev/null || echo "# cannot pin this script to CPU 0"
@@ -403,7 +443,8 @@ echo +memory >"$CG/cgroup.subtree_control"
 mkdir -p "$scratch"
 for t in $(echo "$tests" | tr ',' ' '); do
 	case "$t" in
-	slab_limit | stock_hotplug | stock_slots | stock_dead | bulk_error | churn_stats | cgroups_1000)
+	slab_limit | stock_hotplug | stock_slots | stock_dead | stock_large | bulk_error | churn_stats | \
+		cgroups_1000)
 		"test_$t" ;;
 	*) result fail "$t" "no such test" ;;
 	esac
