@@ -51,7 +51,7 @@
 #include <unistd.h>
 
 #define MSG_BYTES	1000
-/* The largest message of "hold": DATALEN_MSG of 4 KiB pages. */
+/* The largest message size ("hold"): DATALEN_MSG with 4 KiB pages. */
 #define HOLD_MAX_BYTES	4048
 #define FILL_DEPTH	65536
 #define CHURN_DEPTH	10
@@ -135,26 +135,12 @@ static int enter(const char *cgroup, long cpu)
 	return 0;
 }
 
-/* Child of "churn": sender (receive false) or receiver. */
-static int churn(mqd_t q, const char *cgroup, long cpu, long count, int receive)
-{
-	static char msg[MSG_BYTES];
-	long i;
-
-	if (enter(cgroup, cpu))
-		return 3;
-	for (i = 0; i < count; i++) {
-		if (receive ? mq_receive(q, msg, sizeof(msg), NULL) < 0
-			    : mq_send(q, msg, sizeof(msg), 0)) {
-			perror(receive ? "slab-fill: mq_receive" : "slab-fill: mq_send");
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* Child of "hold": sends COUNT messages of SIZE bytes without receiving. */
-static int hold(mqd_t q, const char *cgroup, long cpu, long count, long size)
+/*
+ * Child of "churn": sender (receive false) or receiver; of "hold": a sender
+ * whose messages nobody receives.  Messages of SIZE bytes.
+ */
+static int churn(mqd_t q, const char *cgroup, long cpu, long count, int receive,
+		 long size)
 {
 	static char msg[HOLD_MAX_BYTES];
 	long i;
@@ -162,8 +148,9 @@ static int hold(mqd_t q, const char *cgroup, long cpu, long count, long size)
 	if (enter(cgroup, cpu))
 		return 3;
 	for (i = 0; i < count; i++) {
-		if (mq_send(q, msg, size, 0)) {
-			perror("slab-fill: mq_send");
+		if (receive ? mq_receive(q, msg, sizeof(msg), NULL) < 0
+			    : mq_send(q, msg, size, 0)) {
+			perror(receive ? "slab-fill: mq_receive" : "slab-fill: mq_send");
 			return 1;
 		}
 	}
@@ -295,7 +282,7 @@ int main(int argc, char **argv)
 	if (hold_mode) {
 		pids[0] = fork();
 		if (pids[0] == 0)
-			_exit(hold(q, argv[2], cpu, count, size));
+			_exit(churn(q, argv[2], cpu, count, 0, size));
 		rc = wait_child(pids[0]) == 0 && print_charge(argv[2]) == 0 ? 0 : 1;
 		printf("slab-fill: hold of %ld messages of %ld bytes %s\n", count, size,
 		       rc ? "failed" : "done");
@@ -307,7 +294,7 @@ int main(int argc, char **argv)
 		pids[i] = fork();
 		if (pids[i] == 0) {
 			rc = fill_mode ? fill(q, argv[2])
-				       : churn(q, argv[2 + i], cpu, count, i);
+				       : churn(q, argv[2 + i], cpu, count, i, size);
 			fflush(stdout);
 			_exit(rc);
 		}
