@@ -311,8 +311,9 @@ test_stock_large() {
 	out=$(slab-fill hold "$p/l" 0 $count 4048)
 	rc=$?
 	echo "# $(echo "$out" | tr '\n' ' ')"
-	cur=$(echo "$out" | sed -n 's/^current=\([0-9]*\) slab=.*/\1/p')
-	slab=$(echo "$out" | sed -n 's/^current=[0-9]* slab=\([0-9]*\)$/\1/p')
+	read -r cur slab <<EOF
+$(echo "$out" | sed -n 's/^current=\([0-9]*\) slab=\([0-9]*\)$/\1 \2/p')
+EOF
 	# Beyond the objects: MEMCG_CHARGE_BATCH pages of page stock, two
 	# of objcg stock, and 16 for what the sending child allocates.
 	max=$((${slab:-0} + (64 + 2 + 16) * PAGE))
