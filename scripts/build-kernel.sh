@@ -49,8 +49,8 @@ changes=$(git -C "$tree" diff-index -p --binary "$head")
 # up to 4 % on a workload. The date is the base commit's (made the same on
 # every machine by prepare-base.sh), the same for every variant of a base.
 # That is the tree the harness made from the package here (or KSRC's base),
-# not BASE_COMMIT: a newer package (6.12.118 where the series was made on
-# 6.12.117) has another base commit, and its builds must still work.
+# not BASE_COMMIT: a newer package than the series was made on has another
+# base commit, and its builds must still work.
 base=$(base_ref)
 export KBUILD_BUILD_TIMESTAMP
 KBUILD_BUILD_TIMESTAMP=$(TZ=UTC git -C "$tree" log -1 --format=%cd \

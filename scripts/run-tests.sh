@@ -531,8 +531,8 @@ format_patch_roundtrip() {
 	local tmp rc=0 p b hunks=''
 	tmp=$(mktemp -d)
 	format_patches "$(src_repo)" -q -o "$tmp" "$(base_ref)..$(series_branch)"
-	# On another package version than the series' (Debian's 6.12.118 for a
-	# series made on 6.12.117) the hunks apply at other line numbers: the
+	# On another package version than the series' (a newer 6.12.y than
+	# the series was made on) the hunks apply at other line numbers: the
 	# diffs must still be the same, their @@ line numbers need not.
 	if [ -z "${KSRC:-}" ] && [ "$(base_ref)" != "$BASE_COMMIT" ]; then
 		echo "note: the base here is not the series' base $BASE_COMMIT: hunk line numbers and blob ids not compared"
