@@ -7,8 +7,8 @@
 #          [--modes root,default,noslab,nomemobj,nokmem] [--count N] [--kvm]
 #          [--config bench|test|vmemmap|distro] [--workloads all|NAME,...]
 #          [--boots N]
-# The base is the newest in bases/ (mainline); BASE=6.1 benchmarks the 6.1
-# backport.
+# The base is the newest in bases/ (mainline); BASE=6.12 or BASE=6.1
+# benchmarks that backport.
 # --kvm reports wall-clock ns under KVM instead of exact icount figures.
 # --config bench (the default) is the test config plus what distro kernels
 # have that matters here (BASE_BENCH_FRAGMENTS: kmalloc buckets on 7.2).

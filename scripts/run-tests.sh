@@ -1,14 +1,14 @@
 #!/bin/bash
 # The test command: checks the series of every base and the harness from
 # end to end.
-# Usage: scripts/run-tests.sh [--full] [--base all|7.2|6.1]
+# Usage: scripts/run-tests.sh [--full] [--base all|7.2|6.12|6.1]
 #          [--groups style,apply,bisect,boot,debug,send]
 # Bases: every bases/<base>.conf, newest first (--base picks some); each
 # line of output names the base it is about ("[7.2] ..."), the checks of
 # the harness itself name none.
 # Tiers: the default (what .ci/run runs) and --full. Which groups a base
 # runs in the default tier is BASE_TIER1_GROUPS of its bases/<base>.conf
-# (today: style, apply and send for both bases, boot and debug for 7.2);
+# (today: style, apply and send for every base, boot and debug for 7.2);
 # --full runs every group for every base and adds, within the groups:
 # mode nomemobj and the boot-option boots (boot), mode noslab and the
 # base kernel with fault injection (debug).
