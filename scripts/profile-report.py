@@ -3,12 +3,18 @@
 scripts/profile-workload.sh.
 
 Usage: scripts/profile-report.py [--top N] PROFILE [NOKMEM_PROFILE]
+       scripts/profile-report.py [--top N] --kernels PROFILE_A PROFILE_B
 
 With one profile: the functions that ran the most instructions per call
-of the marker. With a second profile of the same kernel, workload and
-window in mode nokmem: what accounting adds per call (first minus
-second), by kind of work (the rows below), each with its largest
-functions. PROFILE.map names the kernel's System.map.
+of the marker, and how often each was called per marker call (where the
+profile counts block executions and the function's entry ran). With a
+second profile of the same kernel, workload and window in mode nokmem:
+what accounting adds per call (first minus second), by kind of work (the
+rows below), each with its largest functions. With --kernels: the same
+workload, mode and window on two kernels (each profile names its own
+System.map): what B runs more than A per marker call, by kind of work,
+and the functions that moved most, with their calls per marker call.
+PROFILE.map names the kernel's System.map.
 """
 import bisect
 import collections
@@ -24,6 +30,9 @@ KINDS = [
     ('out-of-line memcg slab hooks', r'memcg_slab|memcg_alloc_slab_cgroups|alloc_slab_obj_exts|'
      r'obj_cgroup_put|obj_cgroup_get|obj_cgroup_release|percpu_ref'),
     ('slab alloc/free (hooks inlined there)', r'kmem_cache_|kmalloc|kfree|slab_free|slab_alloc'),
+    ('scheduler and context switch', r'schedule|switch_to|switch_mm|_task_rq|enqueue|dequeue|'
+     r'pick_next|try_to_wake_up|ttwu|update_curr|update_load|wakeup|idle|load_balance|^finish_task|'
+     r'__switch|_fair$|check_preempt'),
 ]
 
 
@@ -42,6 +51,10 @@ def system_map(prof):
 
 
 def load(prof, mapfile):
+    """Per function of the kernel named by mapfile: instructions run in the
+    window, and calls (executions of the block at its entry; profiles of
+    before window-count.c counted them have none). Also the marker calls in
+    the window."""
     addrs, names = [], []
     with open(mapfile) as f:
         for line in f:
@@ -53,6 +66,7 @@ def load(prof, mapfile):
     addrs = [addrs[i] for i in order]
     names = [names[i] for i in order]
     per = collections.Counter()
+    calls_of = collections.Counter()
     with open(prof) as f:
         head = f.readline().split()
         if len(head) == 5 and head[:2] == ['#', 'total']:
@@ -61,19 +75,47 @@ def load(prof, mapfile):
         if len(head) != 7 or head[:2] != ['#', 'total'] or head[5] != 'window':
             die('%s is no profile of scripts/profile-workload.sh' % prof)
         for line in f:
-            a, c = line.split()
-            a = int(a, 16)
+            fields = line.split()
+            a, c = int(fields[0], 16), int(fields[1])
             if a < 0xffff800000000000:
-                per['[user space]'] += int(c)
+                per['[user space]'] += c
                 continue
             i = bisect.bisect_right(addrs, a) - 1
-            per[names[i] if i >= 0 else '?'] += int(c)
+            name = names[i] if i >= 0 else '?'
+            per[name] += c
+            if len(fields) > 2 and i >= 0 and addrs[i] == a:
+                calls_of[name] += int(fields[2])
     # The marker calls in the window, not all the hits: those include the
     # --skip ones before it.
     calls = int(head[6])
     if calls < 1:
         die('%s: the window holds no marker call' % prof)
-    return per, calls
+    return per, calls_of, calls
+
+
+def kind_of(fn):
+    return next((k for k, r in KINDS if re.search(r, fn)), 'other')
+
+
+def calls_text(calls_of, fn, k):
+    return ' (%.2f calls)' % (calls_of[fn] / k) if calls_of[fn] else ''
+
+
+def compare_kernels(pa, pb, top):
+    a, ca, ka = load(pa, system_map(pa))
+    b, cb, kb = load(pb, system_map(pb))
+    ta, tb = sum(a.values()) / ka, sum(b.values()) / kb
+    print('per marker call: A %.1f, B %.1f, B - A %+.1f' % (ta, tb, tb - ta))
+    total = collections.Counter()
+    for fn in set(a) | set(b):
+        total[kind_of(fn)] += b[fn] / kb - a[fn] / ka
+    for kind in [k for k, _ in KINDS] + ['other']:
+        print('%+9.1f  %s' % (total[kind], kind))
+    print('functions that moved most (B - A, A, B, calls per marker call A -> B):')
+    moved = sorted(set(a) | set(b), key=lambda fn: -abs(b[fn] / kb - a[fn] / ka))[:top]
+    for fn in moved:
+        print('%+9.1f %9.1f %9.1f  %-32s %.2f -> %.2f calls' % (
+            b[fn] / kb - a[fn] / ka, a[fn] / ka, b[fn] / kb, fn, ca[fn] / ka, cb[fn] / kb))
 
 
 def main():
@@ -82,23 +124,27 @@ def main():
     if len(args) >= 2 and args[0] == '--top':
         top = int(args[1])
         args = args[2:]
-    if len(args) not in (1, 2):
-        die('usage: profile-report.py [--top N] PROFILE [NOKMEM_PROFILE]')
+    if len(args) == 3 and args[0] == '--kernels':
+        compare_kernels(args[1], args[2], top)
+        return
+    if len(args) not in (1, 2) or args[0].startswith('--'):
+        die('usage: profile-report.py [--top N] PROFILE [NOKMEM_PROFILE]\n'
+            '       profile-report.py [--top N] --kernels PROFILE_A PROFILE_B')
     mapfile = system_map(args[0])
-    a, ka = load(args[0], mapfile)
+    a, ca, ka = load(args[0], mapfile)
     if len(args) == 1:
         print('%.1f instructions per call' % (sum(a.values()) / ka))
         for fn, c in a.most_common(top):
-            print('%10.1f  %s' % (c / ka, fn))
+            print('%10.1f  %s%s' % (c / ka, fn, calls_text(ca, fn, ka)))
         return
-    b, kb = load(args[1], mapfile)
+    b, _, kb = load(args[1], mapfile)
     print('what accounting adds per call: %.1f (%.1f - %.1f)' % (
         sum(a.values()) / ka - sum(b.values()) / kb, sum(a.values()) / ka, sum(b.values()) / kb))
     total = collections.Counter()
     rows = collections.defaultdict(list)
     for fn in set(a) | set(b):
         d = a[fn] / ka - b[fn] / kb
-        kind = next((k for k, r in KINDS if re.search(r, fn)), 'other')
+        kind = kind_of(fn)
         total[kind] += d
         rows[kind].append((d, fn))
     for kind in [k for k, _ in KINDS] + ['other']:

@@ -21,8 +21,9 @@
 #   guest's own use of the marker (a run with --skip 1000000000 prints how
 #   often the marker ran in all).
 #   Prints the profile file; scripts/profile-report.py PROFILE
-#   [NOKMEM_PROFILE] turns it into instructions per marker call per
-#   function (with a nokmem profile: what accounting adds, by kind).
+#   [NOKMEM_PROFILE] turns it into instructions and calls per marker call
+#   per function (with a nokmem profile: what accounting adds, by kind);
+#   profile-report.py --kernels A B compares two kernels' profiles.
 # The plugin needs glib (package libglib2.0-dev) and QEMU's qemu-plugin.h,
 # taken from Debian's source package of the installed QEMU.
 set -euo pipefail

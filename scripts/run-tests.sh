@@ -220,27 +220,39 @@ c_warning_free() {
 # the guest killed at its time limit, one killed before it.
 # profile-report.py on a made-up profile of a window of 300 marker calls
 # after 1000 skipped ones: per call is the window's count over 300 (over
-# the 1300 hits it would be 4.3 times too small), and the difference of two
-# profiles is grouped by kind of work.
+# the 1300 hits it would be 4.3 times too small), calls are counted at a
+# function's entry block only, the difference of two profiles is grouped by
+# kind of work, and two kernels are compared each with its own System.map.
 profile_report_fixture() {
 	local d out rc=0
 	d=$(mktemp -d)
 	printf '%s\n' 'ffffffff81000000 T refill_obj_stock' 'ffffffff81000100 T memset_erms' \
 		'ffffffff81000200 T _etext' >"$d/System.map"
-	printf '%s\n' '# total 4500 hits 1301 window 300' 'ffffffff81000000 1800' \
-		'ffffffff81000140 2400' '7f0000001000 300' >"$d/a.prof"
+	printf '%s\n' '# total 4500 hits 1301 window 300' 'ffffffff81000000 1800 600' \
+		'ffffffff81000140 2400 300' '7f0000001000 300 300' >"$d/a.prof"
 	printf '%s\n' '# total 3300 hits 1301 window 300' 'ffffffff81000000 600' \
 		'ffffffff81000140 2400' '7f0000001000 300' >"$d/b.prof"
 	printf '%s\n' "$d/System.map" >"$d/a.prof.map"
 	out=$("$REPO_ROOT/scripts/profile-report.py" "$d/a.prof") || rc=1
 	printf '%s\n' "$out"
 	grep -qx '15.0 instructions per call' <<<"$out" || rc=1
-	grep -Eq '^ +6\.0  refill_obj_stock$' <<<"$out" || rc=1
+	grep -Eq '^ +6\.0  refill_obj_stock \(2\.00 calls\)$' <<<"$out" || rc=1
+	grep -Eq '^ +8\.0  memset_erms$' <<<"$out" || rc=1
 	grep -Eq '^ +1\.0  \[user space\]$' <<<"$out" || rc=1
 	out=$("$REPO_ROOT/scripts/profile-report.py" "$d/a.prof" "$d/b.prof") || rc=1
 	printf '%s\n' "$out"
 	grep -qx 'what accounting adds per call: 4.0 (15.0 - 11.0)' <<<"$out" || rc=1
 	grep -Eq '^ +4\.0  stock charge and uncharge +refill_obj_stock 4\.0$' <<<"$out" || rc=1
+	# Kernel B has refill_obj_stock where A has memset_erms: each profile
+	# is read with its own map.
+	printf '%s\n' 'ffffffff81000000 T memset_erms' 'ffffffff81000100 T refill_obj_stock' \
+		'ffffffff81000200 T _etext' >"$d/B.map"
+	printf '%s\n' "$d/B.map" >"$d/b.prof.map"
+	out=$("$REPO_ROOT/scripts/profile-report.py" --kernels "$d/a.prof" "$d/b.prof") || rc=1
+	printf '%s\n' "$out"
+	grep -qx 'per marker call: A 15.0, B 11.0, B - A -4.0' <<<"$out" || rc=1
+	grep -Eq '^ +\+2\.0 +6\.0 +8\.0  refill_obj_stock +2\.00 -> 0\.00 calls$' <<<"$out" || rc=1
+	grep -Eq '^ +\+2\.0  stock charge and uncharge$' <<<"$out" || rc=1
 	# A profile of the old format (no window size) is refused, not misread.
 	sed -i '1s/ window 300$//' "$d/b.prof"
 	cp "$d/a.prof.map" "$d/b.prof.map"

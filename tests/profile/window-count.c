@@ -13,9 +13,11 @@
  * benchmark): the window then lies in what follows it.
  * FILE gets "# total INSNS hits H window W" (H: executions of the marker
  * in all, skipped ones included; W: the marker calls in the window, K
- * unless the guest stopped first) and then one line "BLOCKADDR COUNT" per
- * block that ran in the window. A block that an interrupt or exception
- * leaves early is still counted in full.
+ * unless the guest stopped first) and then one line "BLOCKADDR COUNT
+ * EXECS" per block that ran in the window: the instructions it ran and how
+ * often it ran (for a block at a function's entry: the calls of that
+ * function). A block that an interrupt or exception leaves early is still
+ * counted in full.
  */
 #include <glib.h>
 #include <inttypes.h>
@@ -30,6 +32,7 @@ struct block {
 	uint64_t vaddr;
 	uint64_t insns;
 	uint64_t count;
+	uint64_t execs;
 };
 
 static GHashTable *blocks;
@@ -54,7 +57,8 @@ static void dump(void)
 		struct block *b = val;
 
 		if (b->count)
-			fprintf(f, "%" PRIx64 " %" PRIu64 "\n", b->vaddr, b->count);
+			fprintf(f, "%" PRIx64 " %" PRIu64 " %" PRIu64 "\n",
+				b->vaddr, b->count, b->execs);
 	}
 	fclose(f);
 }
@@ -84,6 +88,7 @@ static void block_exec(unsigned int cpu, void *udata)
 	}
 	if (active) {
 		b->count += b->insns;
+		b->execs++;
 		total += b->insns;
 	}
 }
