@@ -67,7 +67,11 @@ def load(prof, mapfile):
     names = [names[i] for i in order]
     per = collections.Counter()
     calls_of = collections.Counter()
-    with open(prof) as f:
+    try:
+        f = open(prof)
+    except OSError as e:
+        die('cannot read the profile %s: %s' % (prof, e.strerror))
+    with f:
         head = f.readline().split()
         if len(head) == 5 and head[:2] == ['#', 'total']:
             die('%s has no window size (written before window-count.c recorded it): '

@@ -5,13 +5,19 @@
 # guest instruction between two executions of a marker function, as the
 # guest runs on its own (no debugger, no other change to the guest).
 # Usage: [BASE=7.2] scripts/profile-workload.sh [--config SET] [--skip N]
-#          [--calls K] [--after FUNCTION] VARIANT MODE WORKLOAD MARKER
+#          [--calls K] [--after FUNCTION] [--salt I] VARIANT MODE WORKLOAD
+#          MARKER
 #   VARIANT, MODE, SET: as for run-bench.sh (default config: bench); the
 #   kernel must be built (run run-bench.sh first).
 #   WORKLOAD: a stress-ng workload, or bench:PART for one part of the
 #   bench job (tests/guest/job-bench.sh): bench:pair, bench:pingpong-same,
 #   bench:pingpong-cross (mq-bench), bench:kmem:API:SIZE:ACCT (one
 #   kmem_bench measurement, e.g. bench:kmem:kmalloc:64:0).
+#   --salt I: add harness.salt=I to the command line (I >= 2), the dummy
+#   word run-bench.sh --boots gives its I-th boot: any early boot input
+#   moves where a multi-process stressor switches, so profiles with
+#   several salts show a workload's spread (run-bench.sh runs all the
+#   workloads in one boot, this script one: the boots are not the same).
 #   --after FUNCTION: count the marker only once FUNCTION has run, e.g.
 #   --after proc_reg_write for bench:kmem:..., whose loop starts with the
 #   write to /proc/kmem_bench (a marker like __kmalloc also runs at boot).
@@ -31,16 +37,17 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 load_base
 
-cfg=bench skip=1500 calls=200 after='' pos=()
+cfg=bench skip=1500 calls=200 after='' salt='' pos=()
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--config | --skip | --calls | --after)
+	--config | --skip | --calls | --after | --salt)
 		[ $# -ge 2 ] || die "$1 needs a value (see $0 --help)"
 		case "$1" in
 		--config) cfg=$2 ;;
 		--after) after=$2 ;;
 		--skip) skip=$2 ;;
 		--calls) calls=$2 ;;
+		--salt) salt=$2 ;;
 		esac
 		shift
 		;;
@@ -50,7 +57,10 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ ${#pos[@]} -eq 4 ] || die "usage: $0 [--config SET] [--skip N] [--calls K] [--after FUNCTION] VARIANT MODE WORKLOAD MARKER"
+[ ${#pos[@]} -eq 4 ] || die "usage: $0 [--config SET] [--skip N] [--calls K] [--after FUNCTION] [--salt I] VARIANT MODE WORKLOAD MARKER"
+if [ -n "$salt" ] && ! [[ $salt =~ ^[1-9][0-9]*$ && $salt -ge 2 ]]; then
+	die "--salt wants a number, 2 or more (run-bench.sh's first boot has no salt)"
+fi
 variant=${pos[0]} mode=${pos[1]} wl=${pos[2]} marker=${pos[3]}
 if ! [[ $skip =~ ^[0-9]+$ ]] || ! [[ $calls =~ ^[1-9][0-9]*$ ]]; then
 	die "--skip and --calls want numbers (--calls at least 1)"
@@ -112,13 +122,15 @@ fi
 
 res="$OUT_DIR/profile-$BASE"
 mkdir -p "$res"
-prof="$res/$variant-$cfg-$mode-${wl//:/-}-$marker.prof"
+prof="$res/$variant-$cfg-$mode-${wl//:/-}-$marker${salt:+-salt$salt}.prof"
 rm -f "$prof"
 printf '%s\n' "$map" >"$prof.map"
 case "$wl" in
 bench:*) job=bench append="harness.bench=${wl#bench:}" ;;
 *) job=workloads append="harness.workloads=$wl" ;;
 esac
+# The salt last, as run-bench.sh adds it.
+append+=${salt:+ harness.salt=$salt}
 "$REPO_ROOT/scripts/boot-guest.sh" --icount --timeout 3600 \
 	--plugin "$so,start=$addr,skip=$skip,k=$calls,out=$prof${arm:+,arm=$arm}" \
 	--append "$append" --log "$prof.log" "$variant" "$cfg" "$mode" "$job" >&2 ||
