@@ -253,8 +253,21 @@ branch_arg() {
 # after the cache was wiped; the user's other worktrees are left alone,
 # never pruned.)
 add_worktree() {
+	need_space "$1" 2 "a kernel tree ($1)"
 	mkdir -p "$(dirname "$1")"
 	git -C "$(src_repo)" worktree add -q -f --detach "$1" "$2"
+}
+
+# need_space PATH GIB WHAT: die, saying what needs the room and where,
+# unless the file system PATH is on (PATH or its nearest existing parent)
+# has GIB GiB free: a full disk otherwise breaks git am, a build or an
+# unpack midway, with logs that cannot even be written.
+need_space() {
+	local d=$1 avail
+	while [ ! -d "$d" ]; do d=$(dirname "$d"); done
+	avail=$(df -Pk "$d" | awk 'NR == 2 { print $4 }')
+	[ "$avail" -ge $(($2 * 1024 * 1024)) ] ||
+		die "$3 needs $2 GiB free on the file system of $d, which has $((avail / 1024)) MiB: free some space, or set CACHE_DIR to another file system (an empty cache grows to about 23 GiB in a run of the test command)"
 }
 
 # checkout_tree DIR COMMIT: DIR, a harness-owned worktree (made if it is not

@@ -58,6 +58,7 @@ fi
 # The package changed (or no tree yet): start over, then swap in atomically.
 tmp="$repo.new"
 rm -rf "$tmp"
+need_space "$(dirname "$repo")" 4 "unpacking $pkgname $pkgver and making its git repository"
 mkdir -p "$tmp"
 msg "unpacking $BASE_TARBALL ($pkgname $pkgver)"
 tar -xJf "$BASE_TARBALL" -C "$tmp" --strip-components=1

@@ -264,6 +264,20 @@ profile_report_fixture() {
 	return "$rc"
 }
 
+# need_space on a path that does not exist yet looks at its nearest parent,
+# passes when the room is there and otherwise dies naming what needed it,
+# where, and what is free.
+space_fixture() {
+	local out rc=0
+	(need_space /tmp/no/such/dir 0 "nothing") || rc=1
+	if out=$(need_space /tmp/no/such/dir 1048576 "a test tree" 2>&1); then
+		rc=1
+	fi
+	printf '%s\n' "$out"
+	grep -q '^error: a test tree needs 1048576 GiB free on the file system of /tmp, which has [0-9]* MiB' <<<"$out" || rc=1
+	return "$rc"
+}
+
 tap_results_parse() {
 	local d rc=0
 	d=$(mktemp -d)
@@ -464,6 +478,7 @@ if want style && [ -n "${RUN_TESTS_COMMON:-}" ]; then
 	check "style: a regression report shows what the guest printed about the test" guest_why_fixture
 	check "style: format-patch output does not depend on whether git packed the objects" abbrev_fixture
 	check "style: a splat or a missing console log fails the debug check, which shows the report in short" splat_fixture
+	check "style: a file system without the room a tree or build needs is reported before it is made" space_fixture
 	check "style: shellcheck" shellcheck "$REPO_ROOT"/scripts/*.sh "$REPO_ROOT"/tests/guest/*.sh "$REPO_ROOT"/tests/guest/init "$REPO_ROOT"/.ci/run
 	check "style: mq-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/mq-bench.c"
 	check "style: slab-fill.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/slab-fill.c"
