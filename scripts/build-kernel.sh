@@ -78,6 +78,7 @@ if [ "$variant" != bisect ]; then
 		msg "$variant/$set is up to date in $out"
 		exit 0
 	fi
+	need_space "$(work_dir)/build" 2 "the $variant/$set kernel build"
 	src=$(kbuild_tree) obj="$(work_dir)/build/kbuild-$set"
 	checkout_tree "$src" "$head"
 	if [ -n "$changes" ]; then
