@@ -11,13 +11,14 @@
 # benchmarks that backport.
 # --kvm reports wall-clock ns under KVM instead of exact icount figures.
 # --config bench (the default) is the test config plus what distro kernels
-# have that matters here (BASE_BENCH_FRAGMENTS: kmalloc buckets on 7.2).
+# have that matters here (BASE_BENCH_FRAGMENTS: kmalloc buckets on 7.2 and
+# 6.12).
 # --config vmemmap builds the guests with CONFIG_SPARSEMEM_VMEMMAP, the
 # memory model of distro kernels (config-fragments/vmemmap.config).
 # --config distro builds them with Debian's own values of every option that
 # touches the accounted path or its cost (config-fragments/distro-<base>
 # .config, checked against Debian's config by the style group; includes
-# SPARSEMEM_VMEMMAP and, on 7.2, SLAB_BUCKETS).
+# SPARSEMEM_VMEMMAP and, on 7.2 and 6.12, SLAB_BUCKETS).
 # --kernels ...,floor adds the patched kernel with the base's floor
 # experiment (BASE_FLOOR): on 6.1 without any slab charge or vmstat update
 # (tests/experiments/stock-free-floor.diff: what the per-object work of the
