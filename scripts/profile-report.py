@@ -110,16 +110,16 @@ def compare_kernels(pa, pb, top):
     b, cb, kb = load(pb, system_map(pb))
     ta, tb = sum(a.values()) / ka, sum(b.values()) / kb
     print('per marker call: A %.1f, B %.1f, B - A %+.1f' % (ta, tb, tb - ta))
+    delta = {fn: b[fn] / kb - a[fn] / ka for fn in set(a) | set(b)}
     total = collections.Counter()
-    for fn in set(a) | set(b):
-        total[kind_of(fn)] += b[fn] / kb - a[fn] / ka
+    for fn, d in delta.items():
+        total[kind_of(fn)] += d
     for kind in [k for k, _ in KINDS] + ['other']:
         print('%+9.1f  %s' % (total[kind], kind))
     print('functions that moved most (B - A, A, B, calls per marker call A -> B):')
-    moved = sorted(set(a) | set(b), key=lambda fn: -abs(b[fn] / kb - a[fn] / ka))[:top]
-    for fn in moved:
+    for fn in sorted(delta, key=lambda fn: -abs(delta[fn]))[:top]:
         print('%+9.1f %9.1f %9.1f  %-32s %.2f -> %.2f calls' % (
-            b[fn] / kb - a[fn] / ka, a[fn] / ka, b[fn] / kb, fn, ca[fn] / ka, cb[fn] / kb))
+            delta[fn], a[fn] / ka, b[fn] / kb, fn, ca[fn] / ka, cb[fn] / kb))
 
 
 def main():
