@@ -58,12 +58,25 @@ def load(d, kernel, mode):
         if len(vals) > 1 and m[key]:
             SPREAD.setdefault(kernel, {}).setdefault(mode, {})[key] = \
                 (max(vals) - min(vals)) / 2 / m[key] * 100
+    own = {}
     for r in json_lines(os.path.join(d, f"{kernel}-{mode}.json")):
         mean = r["sum"] / r["n"]
-        if r["mode"] == "pair":
+        label = r.get("label", "")
+        if label.startswith("smp-"):
+            if r["op"] in ("mq_send", "mq_receive"):
+                # One worker's calls during which no other vCPU ran.
+                own.setdefault(label, {}).setdefault(r["worker"], 0.0)
+                own[label][r["worker"]] += r["tsum"] / r["tn"]
+            elif r["op"] == "pair_all":
+                m[label + "_all"] = mean
+            else:
+                m[label] = mean
+        elif r["mode"] == "pair":
             m[r["op"]] = mean
         else:
             m["pingpong_" + ("cross" if r["cross_cgroup"] else "same")] = mean
+    for label, workers in own.items():
+        m[label + "_own"] = sum(workers.values()) / len(workers)
     if "mq_send" in m and "mq_receive" in m:
         m["mq_pair"] = m["mq_send"] + m["mq_receive"]
     path = os.path.join(d, f"{kernel}-{mode}.txt")
@@ -114,11 +127,17 @@ def num(x):
 WORKLOADS = []
 ORDER = ["mq_send", "mq_receive", "mq_pair", "getppid", "clock",
          "pingpong_same", "pingpong_cross"]
+# The SMP parts (--cpus N): tests/guest/job-bench.sh.
+SMP = ["smp-pairs_all", "smp-pairs_own", "smp-nostorm_all", "smp-nostorm_own",
+       "smp-storm_own", "smp-storm_all", "smp-stream-1cpu", "smp-stream-2cpu",
+       "smp-pingpong-2cpu"]
 
 
 def order_key(k):
     if k in ORDER:
         return (0, ORDER.index(k), 0)
+    if k.startswith("smp-"):
+        return (4, SMP.index(k) if k in SMP else 99, 0)
     if k.startswith("wl_"):
         return (2, WORKLOADS.index(k[3:]) if k[3:] in WORKLOADS else 99, 0)
     if k.startswith("wlctxt_"):
@@ -137,6 +156,7 @@ def main():
     ap.add_argument("--workloads", default="")
     ap.add_argument("--stress-ng", default="")
     ap.add_argument("--boots", type=int, default=1)
+    ap.add_argument("--cpus", type=int, default=1)
     a = ap.parse_args()
     WORKLOADS.extend(w for w in a.workloads.split(",") if w)
     exact = "icount" in a.method
@@ -146,8 +166,9 @@ def main():
 
     out = []
     out.append(f"Method: {a.method}.")
-    out.append(f"Base: {a.base_desc}. Guest: 1 vCPU, 512 MiB, minimal config "
-               "(config-fragments/), mq-bench 256-byte messages, depth 10.")
+    out.append(f"Base: {a.base_desc}. Guest: {a.cpus} vCPU(s), 512 MiB, the config set "
+               "of run-bench.sh --config (config-fragments/), mq-bench 256-byte "
+               "messages, depth 10.")
     out.append("Modes: root = root cgroup (a child memcg exists, so the kmem "
                "key is on); default = child cgroup; noslab = child cgroup, "
                "cgroup.memory=noslab; nokmem = child cgroup, "
@@ -169,6 +190,20 @@ def main():
         else:
             out.append("Workloads: one boot each; their spread over boots is not "
                        "measured here ('?'): use --boots N.")
+    if a.cpus > 1:
+        out.append(f"SMP rows (smp-*, {a.cpus} vCPUs): smp-pairs = one pair process per "
+                   "vCPU, each in its own cgroup (mode root: all in the root); "
+                   "smp-nostorm / smp-storm = one on each vCPU but 0, without / with a "
+                   "limit storm on vCPU 0 (a root task writing memory.high below the "
+                   "usage of another cgroup in a loop: a drain of the charge stocks a "
+                   "write); smp-stream-1cpu / -2cpu = producer and consumer on a "
+                   "blocking queue of 10, consumer on vCPU 0 / 1; smp-pingpong-2cpu = "
+                   "the ping-pong with the receiver on vCPU 1. *_all: the whole timed "
+                   "window over all pairs, and stream and ping-pong figures: per message "
+                   "or round trip, all vCPUs' instructions together (under icount the "
+                   "vCPUs run in turn and guest time counts every vCPU's instructions). "
+                   "*_own: the mean over the processes of a pair's calls during which "
+                   "no other vCPU ran (calls under 1 ms): what a pair costs its own CPU.")
     cpu = cpu_line(a.dir, kernels, modes)
     if cpu:
         out.append(cpu)
@@ -204,6 +239,7 @@ def main():
         keys = ["mq_send", "mq_receive", "mq_pair", "pingpong_same", "pingpong_cross"]
         keys += sorted([k for k in data[kernels[0]]["nokmem"] if k.startswith("kmem_")], key=order_key)
         keys += [f"wl_{w}" for w in WORKLOADS]
+        keys += [k for k in SMP if k in data[kernels[0]]["nokmem"]]
         for key in keys:
             row = f"{key:<28}"
             for m in modes:
@@ -223,7 +259,8 @@ def main():
             for m in modes:
                 if m == "nokmem":
                     continue
-                for key in ["mq_pair", "pingpong_same", "pingpong_cross"] + [f"wl_{w}" for w in WORKLOADS]:
+                for key in (["mq_pair", "pingpong_same", "pingpong_cross"] + [f"wl_{w}" for w in WORKLOADS]
+                            + [k for k in SMP if k in derived[b][m]]):
                     x = derived[b][m].get(key)
                     y = derived[k][m].get(key)
                     out.append(f"{m:<8} {key:<16} {num(x)} -> {num(y)}  ({pct(x, y).strip()})")

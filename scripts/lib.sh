@@ -140,10 +140,10 @@ configset_fragments() {
 	local b=qemu-x86_64
 	[ ! -f "$REPO_ROOT/config-fragments/base-$BASE.config" ] || b+=" base-$BASE"
 	case "$1" in
-	test) echo "$b memcg selftests" ;;
+	test) echo "$b memcg selftests slubstats" ;;
 	bench) echo "$b memcg selftests ${BASE_BENCH_FRAGMENTS:-}" ;;
-	debug) echo "$b memcg selftests debug faultinj" ;;
-	faultinj) echo "$b memcg selftests faultinj" ;;
+	debug) echo "$b memcg selftests slubstats debug faultinj" ;;
+	faultinj) echo "$b memcg selftests slubstats faultinj" ;;
 	slab)
 		[ -n "${BASE_HAS_SLAB:-}" ] || die "base $BASE has no SLAB allocator (config set 'slab')"
 		echo "$b memcg selftests slab"

@@ -6,7 +6,7 @@
 # Usage: scripts/run-bench.sh [--kernels base,patched[,floor][,pN]]
 #          [--modes root,default,noslab,nomemobj,nokmem] [--count N] [--kvm]
 #          [--config bench|test|vmemmap|distro] [--workloads all|NAME,...]
-#          [--boots N]
+#          [--boots N] [--cpus N]
 # The base is the newest in bases/ (mainline); BASE=6.12 or BASE=6.1
 # benchmarks that backport.
 # --kvm reports wall-clock ns under KVM instead of exact icount figures.
@@ -36,18 +36,25 @@
 # with harness.salt=i on its command line (which the guest ignores): a
 # multi-process stressor on one vCPU moves with any early boot input, so
 # the report gives each workload's mean over the boots and its spread.
+# --cpus N boots guests with N vCPUs (default 1; 1..8) and adds the SMP
+# parts of the benchmark (tests/guest/job-bench.sh): a pair process per CPU,
+# each in its own cgroup; producer and consumer on one CPU and on two; the
+# ping-pong across two CPUs; the pairs with and without a limit storm on
+# CPU 0. Under -icount the vCPUs take turns in one host thread and guest
+# time counts the instructions of all of them (see the report's notes).
 # Results: $OUT_DIR/bench-<base>/ (report.md, report.json, overhead.png, logs);
-# $OUT_DIR/bench-<base>-vmemmap/ with --config vmemmap, -distro likewise.
+# $OUT_DIR/bench-<base>-vmemmap/ with --config vmemmap, -distro likewise;
+# -smpN appended with --cpus N (N > 1).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 load_base
 
 kernels=base,patched modes=root,default,noslab,nomemobj,nokmem count=100000 accel=(--icount) cfg=bench
-workloads='' boots=1
+workloads='' boots=1 cpus=1
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--kernels | --modes | --count | --config | --workloads | --boots)
+	--kernels | --modes | --count | --config | --workloads | --boots | --cpus)
 		[ $# -ge 2 ] || die "$1 needs a value (see $0 --help)"
 		case "$1" in
 		--kernels) kernels=$2 ;;
@@ -56,6 +63,7 @@ while [ $# -gt 0 ]; do
 		--config) cfg=$2 ;;
 		--workloads) workloads=$2 ;;
 		--boots) boots=$2 ;;
+		--cpus) cpus=$2 ;;
 		esac
 		shift
 		;;
@@ -69,6 +77,7 @@ if ! [[ $count =~ ^[1-9][0-9]{0,7}$ ]] || [ "$count" -gt 10000000 ]; then
 	die "--count wants 1..10000000, got '$count'"
 fi
 [[ $boots =~ ^([1-9]|1[0-9]|20)$ ]] || die "--boots wants 1..20, got '$boots'"
+[[ $cpus =~ ^[1-8]$ ]] || die "--cpus wants 1..8, got '$cpus'"
 [ "$boots" = 1 ] || [ -n "$workloads" ] || die "--boots needs --workloads: the microbenchmarks repeat exactly"
 cfg=$(bench_configset "$cfg")
 known=$(known_workloads)
@@ -107,12 +116,13 @@ emitted() {
 
 res="$OUT_DIR/bench-$BASE"
 [ "$cfg" = test ] || [ "$cfg" = bench ] || res+="-$cfg"
+[ "$cpus" = 1 ] || res+="-smp$cpus"
 mkdir -p "$res"
 rm -f "$res"/*.json "$res"/*.txt "$res"/*.cpu "$res"/*-workloads*.log
 for k in "${kernels[@]}"; do
 	for m in "${modes[@]}"; do
 		log="$res/$k-$m.log"
-		"$REPO_ROOT/scripts/boot-guest.sh" "${accel[@]}" --timeout 1800 \
+		"$REPO_ROOT/scripts/boot-guest.sh" "${accel[@]}" --smp "$cpus" --timeout $((1800 * cpus)) \
 			--append "harness.count=$count" --log "$log" "$k" "$cfg" "$m" bench ||
 			die "benchmark of $k in mode $m failed (console log: $log)"
 		emitted bench.json "$log" >"$res/$k-$m.json"
@@ -132,7 +142,7 @@ if [ -n "$workloads" ]; then
 		for k in "${kernels[@]}"; do
 			for m in "${modes[@]}"; do
 				log="$res/$k-$m-workloads$sfx.log"
-				"$REPO_ROOT/scripts/boot-guest.sh" "${accel[@]}" --timeout 3600 \
+				"$REPO_ROOT/scripts/boot-guest.sh" "${accel[@]}" --smp "$cpus" --timeout $((3600 * cpus)) \
 					--append "harness.workloads=$workloads$salt" --log "$log" "$k" "$cfg" "$m" workloads ||
 					wfail+=("$k/$m (console log: $log)")
 				emitted workloads.json "$log" >"$res/$k-$m.workloads$sfx.json"
@@ -143,14 +153,14 @@ fi
 sng=''
 [ -z "$workloads" ] || sng="stress-ng $(stress-ng --version | sed -n 's/.*version \([^ ]*\).*/\1/p') (Debian)"
 if [ "${accel[0]}" = --icount ]; then
-	method="QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p') TCG -cpu max -icount shift=0,sleep=off: 1 guest ns = 1 guest instruction; figures repeat exactly (stddev 0)"
+	method="QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p') TCG -cpu max -icount shift=0,sleep=off, $cpus vCPU(s): 1 guest ns = 1 guest instruction; figures repeat exactly (stddev 0)"
 else
-	method="QEMU KVM -cpu host: wall-clock ns"
+	method="QEMU KVM -cpu host, $cpus vCPU(s): wall-clock ns"
 fi
 python3 "$REPO_ROOT/scripts/bench-report.py" --method "$method" \
 	--base-desc "$(git -C "$(tree_dir base)" log -1 --format=%s)" \
 	--kernels "$(IFS=,; echo "${kernels[*]}")" --modes "$(IFS=,; echo "${modes[*]}")" \
-	--workloads "$workloads" --boots "$boots" --stress-ng "$sng" "$res"
+	--workloads "$workloads" --boots "$boots" --cpus "$cpus" --stress-ng "$sng" "$res"
 cat "$res/report.md"
 msg "report: $res/report.md, $res/report.json, $res/overhead.png"
 if [ ${#wfail[@]} -gt 0 ]; then

@@ -826,7 +826,7 @@ if want debug; then
 		[ "$m" = default ] && args+=,harness/stock
 		# The default tier leaves out the stock tests' 1000 cgroups
 		# (about 10 min on this kernel under TCG).
-		stock=slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,churn_stats
+		stock=slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,churn_stats,drain_scope
 		[ -z "$full" ] || stock+=,cgroups_1000
 		# no5lvl: 7.2's identify_cpu() clears the boot CPU's
 		# capabilities, X86_FEATURE_LA57 included, with interrupts on,

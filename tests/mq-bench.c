@@ -12,7 +12,27 @@
  *             times round trips (2 sends, 2 receives, 2 context switches).
  *             With --cgroup2 the receiver sits in another memcg, so each
  *             message is charged in one cgroup and uncharged in the other,
- *             which defeats the per-cpu charge stock.
+ *             which defeats the per-cpu charge stock. With --cpu2 the
+ *             receiver runs on another CPU.
+ *   stream:   a producer and a consumer on one blocking queue of --depth
+ *             messages; the producer times each mq_send() (one that finds
+ *             the queue full waits for the consumer), and its last sample
+ *             includes the wait for the consumer to take the last message:
+ *             the samples add up to the whole run. --cpu2: the consumer's
+ *             CPU, so that messages are allocated on one CPU and freed on
+ *             another.
+ *   --procs N (pair): N processes, process i on CPU --cpu + i and in the
+ *             i-th cgroup of --cgroup (a comma-separated list, or one for
+ *             all), each with its own queue, start their timed loops
+ *             together. Each reports its own calls; the parent reports the
+ *             whole timed window divided by N * --count ("pair_all": what a
+ *             pair costs all CPUs together, a throughput figure).
+ *
+ * Under QEMU TCG with -icount and several vCPUs, the vCPUs run in turn and
+ * guest time counts the instructions of all of them: a call during which
+ * another vCPU ran is longer by what that vCPU did. Every JSON line also
+ * gives "tsum"/"tn", the calls of under TRIM_NS (1 ms) only: what the
+ * calls cost their own CPU.
  *
  * Build: gcc -O2 -Wall -Wextra -static -o mq-bench tests/mq-bench.c -lrt
  */
@@ -45,19 +65,24 @@
 #define MAX_COUNT	100000000L
 #define STOP_PRIO	1		/* message priority that ends the child */
 #define NAME_LEN	64
+#define MAX_PROCS	64
+#define TRIM_NS		1000000	/* calls this long had another vCPU run */
 
-enum mode { MODE_PAIR, MODE_PINGPONG };
+enum mode { MODE_PAIR, MODE_PINGPONG, MODE_STREAM };
 
 enum {
 	OPT_MODE = 256, OPT_SIZE, OPT_DEPTH, OPT_COUNT, OPT_CPU,
-	OPT_CGROUP, OPT_CGROUP2, OPT_JSON, OPT_LABEL,
+	OPT_CGROUP, OPT_CGROUP2, OPT_JSON, OPT_LABEL, OPT_CPU2, OPT_PROCS,
 };
 
 struct config {
 	enum mode mode;
-	unsigned long size, depth, count;
+	unsigned long size, depth, count, procs;
 	long cpu;			/* -1: no pinning */
+	long cpu2;			/* the receiver's; default: cpu */
 	const char *cgroup, *cgroup2, *label;
+	char *cgroups[MAX_PROCS];	/* --procs: one per process */
+	long worker;			/* --procs: this process's index, or -1 */
 	bool json;
 };
 
@@ -66,12 +91,14 @@ struct series {
 	uint32_t *v;			/* ns, saturated at UINT32_MAX (4.3 s) */
 	unsigned long n;
 	uint64_t sum, min, max;
+	uint64_t tsum;			/* of the calls under TRIM_NS */
+	unsigned long tn;
 };
 
 struct stats {
 	const char *op;
-	unsigned long n;
-	uint64_t min, max, p50, p99, sum;
+	unsigned long n, tn;
+	uint64_t min, max, p50, p99, sum, tsum;
 };
 
 /* Everything one run owns; released in one place, bench_free(). */
@@ -108,19 +135,25 @@ static void __attribute__((format(printf, 1, 2))) err_msg(const char *fmt, ...)
 static void usage(void)
 {
 	printf("usage: %s [options]\n"
-"  --mode pair|pingpong  pair: time each mq_send/mq_receive (default)\n"
+"  --mode pair|pingpong|stream\n"
+"                        pair: time each mq_send/mq_receive (default)\n"
 "                        pingpong: two processes, time round trips\n"
+"                        stream: producer and consumer, time each send\n"
 "  --size N              message size in bytes, 1..%ld (default 256)\n"
 "  --depth N             queue depth (mq_maxmsg), 1..%ld (default 10)\n"
 "  --count N             timed iterations, 1..%ld (default 100000)\n"
 "  --cpu N               pin to CPU N, -1 = no pinning\n"
-"                        (default -1 for pair, 0 for pingpong)\n"
-"  --cgroup PATH         join cgroup v2 directory PATH before measuring\n"
-"  --cgroup2 PATH        pingpong: the receiver joins PATH instead\n"
+"                        (default -1 for pair, 0 for pingpong and stream)\n"
+"  --cpu2 N              pingpong, stream: the receiver's CPU (default --cpu)\n"
+"  --procs N             pair: N processes on CPUs --cpu .. --cpu + N - 1,\n"
+"                        1..%d (default 1)\n"
+"  --cgroup PATH[,...]   join cgroup v2 directory PATH before measuring\n"
+"                        (--procs: one PATH for all, or one per process)\n"
+"  --cgroup2 PATH        pingpong, stream: the receiver joins PATH instead\n"
 "  --json                print only JSON lines\n"
 "  --label STR           copied into every JSON line\n"
 "  --help                this text\n",
-	       prog, MAX_SIZE, MAX_DEPTH, MAX_COUNT);
+	       prog, MAX_SIZE, MAX_DEPTH, MAX_COUNT, MAX_PROCS);
 }
 
 static void __attribute__((noreturn)) die_usage(void)
@@ -167,6 +200,8 @@ static const struct option long_opts[] = {
 	{ "depth",   required_argument, NULL, OPT_DEPTH },
 	{ "count",   required_argument, NULL, OPT_COUNT },
 	{ "cpu",     required_argument, NULL, OPT_CPU },
+	{ "cpu2",    required_argument, NULL, OPT_CPU2 },
+	{ "procs",   required_argument, NULL, OPT_PROCS },
 	{ "cgroup",  required_argument, NULL, OPT_CGROUP },
 	{ "cgroup2", required_argument, NULL, OPT_CGROUP2 },
 	{ "json",    no_argument,       NULL, OPT_JSON },
@@ -193,12 +228,44 @@ static void __attribute__((noreturn)) bad_option(int c, const char *arg)
 	die_usage();
 }
 
+/* --procs: --cgroup is one directory for all, or one for each process. */
+static void split_cgroups(struct config *cfg)
+{
+	static char buf[MAX_PROCS * (PATH_MAX / 16)];
+	unsigned long i, n = 0;
+	char *p, *save = NULL;
+
+	if (!cfg->cgroup)
+		return;
+	if (strlen(cfg->cgroup) >= sizeof(buf)) {
+		err_msg("--cgroup: list too long");
+		die_usage();
+	}
+	strcpy(buf, cfg->cgroup);
+	for (p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		if (n == cfg->procs) {
+			n++;
+			break;
+		}
+		cfg->cgroups[n++] = p;
+	}
+	if (n == 1) {
+		for (i = 1; i < cfg->procs; i++)
+			cfg->cgroups[i] = cfg->cgroups[0];
+	} else if (n != cfg->procs) {
+		err_msg("--cgroup: %lu directories for --procs %lu (give one, or one each)",
+			n, cfg->procs);
+		die_usage();
+	}
+}
+
 static void parse_args(int argc, char **argv, struct config *cfg)
 {
 	int c;
 
 	*cfg = (struct config){ .mode = MODE_PAIR, .size = 256, .depth = 10,
-				.count = 100000, .cpu = LONG_MIN, .label = "" };
+				.count = 100000, .procs = 1, .cpu = LONG_MIN,
+				.cpu2 = LONG_MIN, .worker = -1, .label = "" };
 	while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_MODE:
@@ -206,8 +273,10 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 				cfg->mode = MODE_PAIR;
 			} else if (!strcmp(optarg, "pingpong")) {
 				cfg->mode = MODE_PINGPONG;
+			} else if (!strcmp(optarg, "stream")) {
+				cfg->mode = MODE_STREAM;
 			} else {
-				err_msg("--mode '%s': must be pair or pingpong",
+				err_msg("--mode '%s': must be pair, pingpong or stream",
 					optarg);
 				die_usage();
 			}
@@ -223,6 +292,12 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 			break;
 		case OPT_CPU:
 			cfg->cpu = opt_num("cpu", optarg, -1, CPU_SETSIZE - 1);
+			break;
+		case OPT_CPU2:
+			cfg->cpu2 = opt_num("cpu2", optarg, -1, CPU_SETSIZE - 1);
+			break;
+		case OPT_PROCS:
+			cfg->procs = opt_num("procs", optarg, 1, MAX_PROCS);
 			break;
 		case OPT_CGROUP:
 			cfg->cgroup = optarg;
@@ -247,13 +322,27 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 		err_msg("unexpected argument '%s'", argv[optind]);
 		die_usage();
 	}
-	if (cfg->cgroup2 && cfg->mode != MODE_PINGPONG) {
-		err_msg("--cgroup2 only makes sense with --mode pingpong");
+	if ((cfg->cgroup2 || cfg->cpu2 != LONG_MIN) && cfg->mode == MODE_PAIR) {
+		err_msg("--cgroup2 and --cpu2 only make sense with --mode pingpong or stream");
+		die_usage();
+	}
+	if (cfg->procs > 1 && cfg->mode != MODE_PAIR) {
+		err_msg("--procs only makes sense with --mode pair");
 		die_usage();
 	}
 	/* Pingpong shares one CPU so that every round trip switches. */
 	if (cfg->cpu == LONG_MIN)
-		cfg->cpu = cfg->mode == MODE_PINGPONG ? 0 : -1;
+		cfg->cpu = cfg->mode == MODE_PAIR ? -1 : 0;
+	if (cfg->cpu2 == LONG_MIN)
+		cfg->cpu2 = cfg->cpu;
+	if (cfg->procs > 1 && (cfg->cpu < 0 ||
+			       cfg->cpu + (long)cfg->procs > CPU_SETSIZE)) {
+		err_msg("--procs %lu needs --cpu N, with N + %lu CPUs at most %d",
+			cfg->procs, cfg->procs, CPU_SETSIZE);
+		die_usage();
+	}
+	if (cfg->procs > 1)
+		split_cgroups(cfg);
 }
 
 /*
@@ -477,6 +566,8 @@ static void series_reset(struct series *s)
 {
 	s->n = 0;
 	s->sum = 0;
+	s->tsum = 0;
+	s->tn = 0;
 	s->min = UINT64_MAX;
 	s->max = 0;
 }
@@ -501,10 +592,34 @@ static inline void series_add(struct series *s, uint64_t ns)
 		return;
 	s->v[s->n++] = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
 	s->sum += ns;
+	if (ns < TRIM_NS) {
+		s->tsum += ns;
+		s->tn++;
+	}
 	if (ns < s->min)
 		s->min = ns;
 	if (ns > s->max)
 		s->max = ns;
+}
+
+/* Add @ns to the last sample of @s (stream: the wait for the consumer). */
+static void series_extend_last(struct series *s, uint64_t ns)
+{
+	uint64_t last;
+
+	if (!s->n)
+		return;
+	last = s->v[s->n - 1] + ns;
+	s->v[s->n - 1] = last > UINT32_MAX ? UINT32_MAX : (uint32_t)last;
+	s->sum += ns;
+	if (last >= TRIM_NS && last - ns < TRIM_NS) {
+		s->tsum -= last - ns;
+		s->tn--;
+	} else if (last < TRIM_NS) {
+		s->tsum += ns;
+	}
+	if (last > s->max)
+		s->max = last;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -525,6 +640,7 @@ static void series_stats(struct series *s, const char *op, struct stats *st)
 
 	qsort(s->v, s->n, sizeof(*s->v), cmp_u32);
 	*st = (struct stats){ .op = op, .n = s->n, .sum = s->sum,
+			      .tn = s->tn, .tsum = s->tsum,
 			      .min = s->min, .max = s->max,
 			      .p50 = s->v[last * 50 / 100],
 			      .p99 = s->v[last * 99 / 100] };
@@ -618,7 +734,32 @@ static int run_pair(struct bench *b, struct stats *out)
 	return 0;
 }
 
-/* Receiver: echo every message back until one arrives with STOP_PRIO. */
+/*
+ * Stream consumer: take the WARMUP + count messages, tell the producer on
+ * the second queue, and wait for its stop message before exiting (an exit
+ * the producer does not expect yet is a failure).
+ */
+static void __attribute__((noreturn)) consume(struct bench *b)
+{
+	unsigned long i, n = WARMUP + b->cfg->count;
+
+	for (i = 0; i < n; i++) {
+		if (mq_receive(b->q[0], b->rbuf, b->cfg->size, NULL) < 0) {
+			err_msg("consumer: mq_receive: %s", strerror(errno));
+			_exit(1);
+		}
+	}
+	if (mq_send(b->q[1], b->rbuf, 1, 0) < 0) {
+		err_msg("consumer: mq_send: %s", strerror(errno));
+		_exit(1);
+	}
+	_exit(mq_receive(b->q[0], b->rbuf, b->cfg->size, NULL) < 0);
+}
+
+/*
+ * Receiver: echo every message back until one arrives with STOP_PRIO, or
+ * (stream) consume().
+ */
 static void __attribute__((noreturn))
 child_main(struct bench *b, int sync_fd, pid_t parent)
 {
@@ -634,11 +775,13 @@ child_main(struct bench *b, int sync_fd, pid_t parent)
 		_exit(1);
 	/* Joining may rewrite the affinity through cpuset: pin again after. */
 	if ((!cfg->cgroup2 || !join_cgroup(cfg->cgroup2, "cgroup2")) &&
-	    !pin_cpu(cfg->cpu))
+	    !pin_cpu(cfg->cpu2))
 		status = 0;
 	if (write(sync_fd, &status, 1) != 1 || status)
 		_exit(1);
 	close(sync_fd);
+	if (cfg->mode == MODE_STREAM)
+		consume(b);
 
 	for (;;) {
 		n = mq_receive(b->q[0], b->rbuf, cfg->size, &prio);
@@ -748,13 +891,65 @@ static int run_pingpong(struct bench *b, struct stats *out)
 }
 
 /*
+ * Stream: send WARMUP messages untimed, then time each of --count sends;
+ * the last sample also holds the wait for the consumer's word that it took
+ * them all, so that the samples add up to the whole run.
+ */
+static int run_stream(struct bench *b, struct stats *out)
+{
+	size_t size = b->cfg->size;
+	struct series *s = &b->s[0];
+	unsigned long i, n = b->cfg->count;
+	uint64_t t0, t1;
+	int st = -1;
+	ssize_t r;
+
+	if (start_child(b))
+		return -1;
+	for (i = 0; i < WARMUP + n; i++) {
+		t0 = now_ns();
+		if (mq_send(b->q[0], b->msg, size, 0) < 0) {
+			err_msg("mq_send failed at message %lu: %s", i,
+				strerror(errno));
+			kill_child();
+			return -1;
+		}
+		t1 = now_ns();
+		series_add(i < WARMUP ? NULL : s, t1 - t0);
+	}
+	t0 = now_ns();
+	r = mq_receive(b->q[1], b->rbuf, size, NULL);
+	t1 = now_ns();
+	if (r != 1) {
+		err_msg("no word from the consumer: %s",
+			r < 0 ? strerror(errno) : "short message");
+		kill_child();
+		return -1;
+	}
+	series_extend_last(s, t1 - t0);
+	child_reaping = 1;
+	if (mq_send(b->q[0], b->msg, 1, STOP_PRIO) < 0) {
+		kill_child();
+		return -1;
+	}
+	waitpid(child_pid, &st, 0);
+	child_pid = 0;
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		err_msg("consumer process failed (wait status 0x%x)", st);
+		return -1;
+	}
+	series_stats(s, "stream", out);
+	return 0;
+}
+
+/*
  * Allocate and pre-fault everything, then create the queues.  Once all
  * descriptors exist the names are unlinked: the descriptors (inherited by
  * the child) keep the queues alive, and even SIGKILL cannot leak them.
  */
 static int bench_init(struct bench *b, const struct config *cfg)
 {
-	bool pp = cfg->mode == MODE_PINGPONG;
+	bool pp = cfg->mode != MODE_PAIR;
 	int i;
 
 	*b = (struct bench){ .cfg = cfg, .q = { (mqd_t)-1, (mqd_t)-1 } };
@@ -811,49 +1006,188 @@ static uint64_t avg_of(const struct stats *st)
 	return (st->sum + st->n / 2) / st->n;
 }
 
+static const char *mode_name(enum mode m)
+{
+	return m == MODE_PAIR ? "pair" : m == MODE_PINGPONG ? "pingpong" : "stream";
+}
+
 static void print_json(const struct config *cfg, const struct stats *st)
 {
-	bool pp = cfg->mode == MODE_PINGPONG;
+	bool pp = cfg->mode != MODE_PAIR;
+	const char *cg = cfg->worker >= 0 ? cfg->cgroups[cfg->worker] : cfg->cgroup;
 
 	printf("{\"bench\":\"mq\",\"label\":");
 	json_str(cfg->label);
 	printf(",\"mode\":\"%s\",\"op\":\"%s\",\"size\":%lu,\"depth\":%lu,\"count\":%lu,\"cpu\":%ld,\"cgroup\":",
-	       pp ? "pingpong" : "pair", st->op, cfg->size, cfg->depth,
+	       mode_name(cfg->mode), st->op, cfg->size, cfg->depth,
 	       cfg->count, cfg->cpu);
-	if (cfg->cgroup)
-		json_str(cfg->cgroup);
+	if (cg)
+		json_str(cg);
 	else
 		printf("null");
 	if (pp)
-		printf(",\"cross_cgroup\":%s", cfg->cgroup2 ? "true" : "false");
+		printf(",\"cross_cgroup\":%s,\"cpu2\":%ld",
+		       cfg->cgroup2 ? "true" : "false", cfg->cpu2);
+	if (cfg->procs > 1)
+		printf(",\"procs\":%lu,\"worker\":%ld", cfg->procs, cfg->worker);
 	printf(",\"unit\":\"ns\",\"min\":%" PRIu64 ",\"avg\":%" PRIu64
 	       ",\"p50\":%" PRIu64 ",\"p99\":%" PRIu64 ",\"max\":%" PRIu64
-	       ",\"sum\":%" PRIu64 ",\"n\":%lu}\n",
-	       st->min, avg_of(st), st->p50, st->p99, st->max, st->sum, st->n);
+	       ",\"sum\":%" PRIu64 ",\"n\":%lu,\"tsum\":%" PRIu64 ",\"tn\":%lu}\n",
+	       st->min, avg_of(st), st->p50, st->p99, st->max, st->sum, st->n,
+	       st->tsum, st->tn);
 }
 
 static void print_table(const struct config *cfg, const struct stats *st,
 			int nst)
 {
-	bool pp = cfg->mode == MODE_PINGPONG;
+	bool pp = cfg->mode != MODE_PAIR;
 	struct timespec res = { 0, 0 };
 	int i;
 
 	clock_getres(CLOCK_MONOTONIC, &res);
 	printf("mq-bench: mode=%s size=%lu depth=%lu count=%lu cpu=%ld cgroup=%s",
-	       pp ? "pingpong" : "pair", cfg->size, cfg->depth, cfg->count,
+	       mode_name(cfg->mode), cfg->size, cfg->depth, cfg->count,
 	       cfg->cpu, cfg->cgroup ? cfg->cgroup : "-");
 	if (pp)
-		printf(" cgroup2=%s", cfg->cgroup2 ? cfg->cgroup2 : "-");
+		printf(" cpu2=%ld cgroup2=%s", cfg->cpu2,
+		       cfg->cgroup2 ? cfg->cgroup2 : "-");
+	if (cfg->procs > 1)
+		printf(" procs=%lu worker=%ld", cfg->procs, cfg->worker);
 	if (*cfg->label)
 		printf(" label=%s", cfg->label);
 	printf(" clock=CLOCK_MONOTONIC res=%ldns\n", res.tv_nsec);
 	printf("%-10s %8s %8s %8s %8s %8s   (ns per %s)\n", "op", "min", "avg",
-	       "p50", "p99", "max", pp ? "round trip" : "call");
+	       "p50", "p99", "max", cfg->mode == MODE_PINGPONG ? "round trip" :
+	       cfg->mode == MODE_STREAM ? "message" : "call");
 	for (i = 0; i < nst; i++)
 		printf("%-10s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
 		       " %8" PRIu64 "\n", st[i].op, st[i].min, avg_of(&st[i]),
 		       st[i].p50, st[i].p99, st[i].max);
+}
+
+/* Print the results of one process; 0 on success. */
+static int report(const struct config *cfg, const struct stats *st, int nst)
+{
+	int i;
+
+	if (!cfg->json)
+		print_table(cfg, st, nst);
+	for (i = 0; i < nst; i++)
+		print_json(cfg, &st[i]);
+	if (fflush(stdout) || ferror(stdout)) {
+		err_msg("writing results: %s", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static void name_queues(bool pp)
+{
+	snprintf(mq_name[0], NAME_LEN, "/mq-bench-%d%s", (int)getpid(),
+		 pp ? "-ab" : "");
+	snprintf(mq_name[1], NAME_LEN, "/mq-bench-%d-ba", (int)getpid());
+}
+
+/*
+ * --procs: one worker. Join its cgroup, pin, make its queue, warm up, say
+ * so on @ready, wait for the word on @go, run the timed loop, say so on
+ * @ready again, then report its own calls.
+ */
+static void __attribute__((noreturn))
+worker_main(struct config *cfg, long w, int ready, int go)
+{
+	struct stats st[2];
+	struct bench b;
+	char c = 0;
+	int ret;
+
+	cfg->worker = w;
+	child_pid = 0;
+	signal(SIGCHLD, SIG_DFL);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		_exit(1);
+	name_queues(false);
+	if ((cfg->cgroups[w] && join_cgroup(cfg->cgroups[w], "cgroup")) ||
+	    pin_cpu(cfg->cpu + w))
+		_exit(1);
+	cfg->cpu += w;
+	ret = bench_init(&b, cfg);
+	if (!ret)
+		ret = pair_loop(&b, WARMUP, NULL, NULL);
+	if (ret || write(ready, &c, 1) != 1 || read(go, &c, 1) != 1)
+		_exit(1);
+	ret = pair_loop(&b, cfg->count, &b.s[0], &b.s[1]);
+	if (write(ready, &c, 1) != 1)
+		_exit(1);
+	if (!ret) {
+		series_stats(&b.s[0], "mq_send", &st[0]);
+		series_stats(&b.s[1], "mq_receive", &st[1]);
+	}
+	bench_free(&b);
+	_exit(ret ? 1 : report(cfg, st, 2));
+}
+
+/*
+ * --procs: start the workers, wait until all have warmed up, let them go
+ * together and time the window until all have run their loops: the
+ * "pair_all" line (sum = window, n = procs * count).
+ */
+static int run_procs(struct config *cfg)
+{
+	unsigned long i, n = cfg->procs, ok = 0;
+	pid_t pids[MAX_PROCS];
+	int ready[2], go[2], st, ret = 0;
+	struct stats all;
+	uint64_t t0, t1;
+	char c = 0;
+
+	if (pipe(ready) < 0 || pipe(go) < 0) {
+		err_msg("pipe: %s", strerror(errno));
+		return 1;
+	}
+	fflush(NULL);
+	for (i = 0; i < n; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			close(ready[0]);
+			close(go[1]);
+			worker_main(cfg, (long)i, ready[1], go[0]);
+		}
+		if (pids[i] < 0) {
+			err_msg("fork: %s", strerror(errno));
+			n = i;
+			ret = 1;
+			break;
+		}
+	}
+	close(ready[1]);
+	close(go[0]);
+	for (i = 0; !ret && i < n; i++)
+		ret = read(ready[0], &c, 1) != 1;
+	t0 = now_ns();
+	for (i = 0; !ret && i < n; i++)
+		ret = write(go[1], &c, 1) != 1;
+	for (i = 0; !ret && i < n; i++)
+		ret = read(ready[0], &c, 1) != 1;
+	t1 = now_ns();
+	close(go[1]);
+	close(ready[0]);
+	for (i = 0; i < n; i++) {
+		if (ret)
+			kill(pids[i], SIGKILL);
+		if (waitpid(pids[i], &st, 0) == pids[i] && WIFEXITED(st) &&
+		    !WEXITSTATUS(st))
+			ok++;
+	}
+	if (ret || ok != n) {
+		err_msg("%lu of %lu worker processes failed", n - ok, cfg->procs);
+		return 1;
+	}
+	all = (struct stats){ .op = "pair_all", .n = n * cfg->count,
+			      .sum = t1 - t0, .min = t1 - t0, .max = t1 - t0,
+			      .p50 = t1 - t0, .p99 = t1 - t0,
+			      .tsum = t1 - t0, .tn = n * cfg->count };
+	return report(cfg, &all, 1);
 }
 
 int main(int argc, char **argv)
@@ -862,17 +1196,17 @@ int main(int argc, char **argv)
 	struct bench b;
 	struct stats st[4];
 	bool pp;
-	int i, nst, ret;
+	int nst, ret;
 
 	parse_args(argc, argv, &cfg);
 	check_limit("size", cfg.size, "msgsize_max");
 	check_limit("depth", cfg.depth, "msg_max");
-	pp = cfg.mode == MODE_PINGPONG;
+	if (cfg.procs > 1)
+		return run_procs(&cfg);
+	pp = cfg.mode != MODE_PAIR;
 	nst = pp ? 1 : 4;
 
-	snprintf(mq_name[0], NAME_LEN, "/mq-bench-%d%s", (int)getpid(),
-		 pp ? "-ab" : "");
-	snprintf(mq_name[1], NAME_LEN, "/mq-bench-%d-ba", (int)getpid());
+	name_queues(pp);
 	install_handlers(pp);
 
 	/*
@@ -887,18 +1221,11 @@ int main(int argc, char **argv)
 
 	ret = bench_init(&b, &cfg);
 	if (!ret)
-		ret = pp ? run_pingpong(&b, st) : run_pair(&b, st);
+		ret = cfg.mode == MODE_PAIR ? run_pair(&b, st) :
+		      cfg.mode == MODE_PINGPONG ? run_pingpong(&b, st) :
+		      run_stream(&b, st);
 	bench_free(&b);
 	if (ret)
 		return 1;
-
-	if (!cfg.json)
-		print_table(&cfg, st, nst);
-	for (i = 0; i < nst; i++)
-		print_json(&cfg, &st[i]);
-	if (fflush(stdout) || ferror(stdout)) {
-		err_msg("writing results: %s", strerror(errno));
-		return 1;
-	}
-	return 0;
+	return report(&cfg, st, nst);
 }

@@ -5,7 +5,21 @@
 # harness.bench= runs only some of its parts (comma-separated: pair,
 # pingpong-same, pingpong-cross, kmem, or kmem:API:SIZE:ACCT for one
 # measurement of kmem_bench, e.g. kmem:kmalloc:64:0), for
-# scripts/profile-workload.sh; default: all of them.
+# scripts/profile-workload.sh; default: all of them, and on a guest with
+# several CPUs the SMP parts too:
+#   smp-pairs        one pair process per CPU, each in a cgroup of its own
+#   smp-stream-1cpu  producer and consumer on a blocking queue of 10, CPU 0
+#   smp-stream-2cpu  the same, the consumer on CPU 1
+#   smp-pingpong-2cpu  the ping-pong, the receiver on CPU 1
+#   smp-storm        a pair process on each CPU but 0, without and then with
+#                    a limit storm on CPU 0: a task of the root cgroup
+#                    writes memory.high below the usage of a cgroup that
+#                    holds anonymous memory, over and over, so that every
+#                    write drains the charge stocks (as a charge that fails
+#                    after reclaim does) and reclaims in vain
+# Under -icount the vCPUs run in turn and guest time counts all of their
+# instructions: mq-bench's "pair_all" is the whole window over all pairs,
+# its "tsum"/"tn" the calls during which no other vCPU ran.
 # shellcheck source=tests/guest/lib.sh
 . /tests/lib.sh
 child=$(make_child_cgroup bench) || exit 1
@@ -21,14 +35,27 @@ esac
 run_in() { # CGROUP CMD...
 	(echo 0 >"$1/cgroup.procs" && shift && exec "$@")
 }
-parts=${H_bench:-pair,pingpong-same,pingpong-cross,kmem}
+ncpu=$(nproc)
+smp=''
+[ "$ncpu" -lt 2 ] || smp=,smp-pairs,smp-stream-1cpu,smp-stream-2cpu,smp-pingpong-2cpu,smp-storm
+parts=${H_bench:-pair,pingpong-same,pingpong-cross,kmem$smp}
 kmem='' part=''
 for part in $(echo "$parts" | tr , ' '); do
 	case "$part" in
 	pair | pingpong-same | pingpong-cross | kmem) ;;
+	smp-*)
+		case "$part" in
+		smp-pairs | smp-stream-1cpu | smp-stream-2cpu | smp-pingpong-2cpu | smp-storm) ;;
+		*)
+			echo "HARNESS: unknown bench part '$part' (known SMP parts: smp-pairs, smp-stream-1cpu, smp-stream-2cpu, smp-pingpong-2cpu, smp-storm)"
+			exit 1
+			;;
+		esac
+		[ "$ncpu" -ge 2 ] || { echo "HARNESS: bench part $part needs 2 CPUs or more (this guest has $ncpu)"; exit 1; }
+		;;
 	kmem:*:*:*) kmem=$(echo "${part#kmem:}" | tr : ' ') ;;
 	*)
-		echo "HARNESS: unknown bench part '$part' (known: pair, pingpong-same, pingpong-cross, kmem, kmem:API:SIZE:ACCT)"
+		echo "HARNESS: unknown bench part '$part' (known: pair, pingpong-same, pingpong-cross, kmem, kmem:API:SIZE:ACCT, smp-*)"
 		exit 1
 		;;
 	esac
@@ -47,6 +74,65 @@ fi
 if want pingpong-cross; then
 	run_in "$cg" /tests/mq-bench --json --mode pingpong --count $((count / 10)) \
 		--cpu 0 --cgroup2 "$cg2" --label pingpong-cross >>/tmp/bench.json || exit 1
+fi
+# cgroups FIRST N: N cgroups of their own (in mode root, the root N times),
+# comma-separated, for mq-bench --procs.
+cgroups() {
+	_l='' _i=$1
+	while [ "$_i" -lt $(($1 + $2)) ]; do
+		if [ "${H_cg:-child}" = root ]; then
+			_c=/sys/fs/cgroup
+		else
+			_c=$(make_child_cgroup "bench-cpu$_i") || return 1
+		fi
+		_l=$_l${_l:+,}$_c
+		_i=$((_i + 1))
+	done
+	echo "$_l"
+}
+# mq-bench of the SMP parts: a tenth of the count for the parts that take
+# two CPUs' turns per message.
+smpc=$((count / 10))
+[ "$smpc" -gt 0 ] || smpc=1
+if want smp-pairs; then
+	/tests/mq-bench --json --procs "$ncpu" --cpu 0 --count "$count" \
+		--cgroup "$(cgroups 0 "$ncpu")" --label smp-pairs >>/tmp/bench.json || exit 1
+fi
+if want smp-stream-1cpu; then
+	run_in "$cg" /tests/mq-bench --json --mode stream --count "$smpc" \
+		--cpu 0 --cpu2 0 --label smp-stream-1cpu >>/tmp/bench.json || exit 1
+fi
+if want smp-stream-2cpu; then
+	run_in "$cg" /tests/mq-bench --json --mode stream --count "$smpc" \
+		--cpu 0 --cpu2 1 --label smp-stream-2cpu >>/tmp/bench.json || exit 1
+fi
+if want smp-pingpong-2cpu; then
+	run_in "$cg" /tests/mq-bench --json --mode pingpong --count "$smpc" \
+		--cpu 0 --cpu2 1 --label smp-pingpong-2cpu >>/tmp/bench.json || exit 1
+fi
+if want smp-storm; then
+	others=$(cgroups 1 $((ncpu - 1))) || exit 1
+	/tests/mq-bench --json --procs $((ncpu - 1)) --cpu 1 --count "$count" \
+		--cgroup "$others" --label smp-nostorm >>/tmp/bench.json || exit 1
+	storm=$(make_child_cgroup bench-storm) || exit 1
+	# The storm cgroup's usage: 4 MiB of anonymous memory (no swap).
+	(echo 0 >"$storm/cgroup.procs" && exec sh -c 'x=$(yes abcdefghijklmno | head -c 4194304); while :; do sleep 1000; done # $x') &
+	holder=$!
+	i=0
+	while [ "$(cat "$storm/memory.current")" -lt 4194304 ]; do
+		i=$((i + 1))
+		[ "$i" -lt 60 ] || { echo "HARNESS: the storm cgroup never held 4 MiB"; exit 1; }
+		sleep 1
+	done
+	taskset 1 sh -c "while :; do echo 0 >$storm/memory.high; done" &
+	writer=$!
+	/tests/mq-bench --json --procs $((ncpu - 1)) --cpu 1 --count "$count" \
+		--cgroup "$others" --label smp-storm >>/tmp/bench.json
+	rc=$?
+	kill "$writer" "$holder" 2>/dev/null
+	wait "$writer" "$holder" 2>/dev/null
+	echo "HARNESS: storm cgroup $storm: memory.events $(tr '\n' ' ' <"$storm/memory.events")"
+	[ "$rc" -eq 0 ] || exit 1
 fi
 if [ -n "$kmem" ] && [ ! -f /lib/modules/kmem_bench.ko ]; then
 	echo "HARNESS: bench part kmem:$kmem asked for, but this kernel has no kmem_bench.ko"

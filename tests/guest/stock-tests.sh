@@ -35,6 +35,14 @@
 #                   cgroup's slab counter returns to within the stock
 #                   tolerance and its parent is left with nothing charged
 #                   but its own objcg's remainder (below)
+#   drain_scope     the slab objects CPU 1 keeps charged to one cgroup stay
+#                   kept when another cgroup's stocks are drained (its
+#                   memory.high written below its usage), and are given back
+#                   when their own cgroup's are: the SLUB_STATS counter
+#                   charged_flush of CPU 1, summed over the caches, stays
+#                   and then grows. Skipped without that counter (the base
+#                   kernel, a kernel without CONFIG_SLUB_STATS), with one
+#                   CPU, or where slab objects are not charged
 #   cgroups_1000    1000 cgroups made, used and deleted are all released
 #                   and leave nothing charged but that remainder (the
 #                   debug kernel's kmemleak scan follows)
@@ -409,6 +417,89 @@ test_churn_stats() {
 	rmdir "$p"
 }
 
+# slub_stat NAME CPU: a SLUB_STATS counter of CPU summed over all caches
+# (an alias of a merged cache is a link: counted once).
+slub_stat() {
+	_sum=0
+	for _d in /sys/kernel/slab/*; do
+		[ -L "$_d" ] && continue
+		_v=$(tr ' ' '\n' <"$_d/$1" | sed -n "s/^C$2=//p")
+		_sum=$((_sum + ${_v:-0}))
+	done
+	echo $_sum
+}
+
+# flushed CPU: objects that CPU gave back from its kept-charged slots.
+flushed() {
+	slub_stat charged_flush "$1"
+}
+
+# high_drain CGROUP: write memory.high below CGROUP's usage and back, which
+# drains the charge stocks of its subtree.
+high_drain() {
+	echo 0 >"$1/memory.high"
+	echo max >"$1/memory.high"
+}
+
+test_drain_scope() {
+	if ! slab_charged; then
+		result skip drain_scope "slab objects are not charged in this mode"
+		return
+	fi
+	if [ "$ncpu" -lt 2 ]; then
+		result skip drain_scope "one CPU"
+		return
+	fi
+	if ! [ -f /sys/kernel/slab/kmalloc-64/charged_flush ]; then
+		result skip drain_scope "no /sys/kernel/slab/*/charged_flush (a kernel without kept objects or without CONFIG_SLUB_STATS)"
+		return
+	fi
+	p=$(parent stk-scope) || { result fail drain_scope "no cgroup"; return; }
+	mkdir "$p/a" "$p/b" || { result fail drain_scope "no cgroup"; return; }
+	# b holds 1 MB of anonymous memory from CPU 0, so that a write of its
+	# memory.high drains; a leaves what its pipes freed on CPU 1 kept.
+	# shellcheck disable=SC2016 # the inner shell's
+	taskset -c 0 sh -c 'echo 0 >"$1/cgroup.procs" && x=$(yes abcdefghijklmno | head -c 1048576) &&
+		echo "${#x}" >/dev/null && while :; do sleep 1000; done' _ "$p/b" &
+	holder=$!
+	i=0
+	while [ "$(cat "$p/b/memory.current")" -lt 1048576 ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	k0=$(slub_stat free_charged 1)
+	slab-fill pipes "$p/a" 1 200 >/dev/null
+	if [ "$(slub_stat free_charged 1)" = "$k0" ]; then
+		kill "$holder"
+		wait "$holder" 2>/dev/null
+		rmdir "$p/a" "$p/b" "$p" 2>/dev/null || :
+		result skip drain_scope "no free on CPU 1 kept its object (KASAN's quarantine takes every free)"
+		return
+	fi
+	f0=$(flushed 1)
+	high_drain "$p/b"
+	sleep 1
+	f1=$(flushed 1)
+	high_drain "$p/a"
+	i=0
+	while [ "$(flushed 1)" = "$f1" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	f2=$(flushed 1)
+	kill "$holder"
+	wait "$holder" 2>/dev/null
+	echo "# CPU 1 charged_flush: $f0 before, $f1 after b's drain, $f2 after a's"
+	if [ "$f1" != "$f0" ]; then
+		result fail drain_scope "a drain of b gave back $((f1 - f0)) objects CPU 1 kept for a"
+	elif [ "$f2" = "$f1" ]; then
+		result fail drain_scope "a drain of a gave back nothing of what CPU 1 kept for it"
+	else
+		result ok drain_scope
+	fi
+	rmdir "$p/a" "$p/b" "$p" 2>/dev/null || :
+}
+
 test_cgroups_1000() {
 	p=$(parent stk-many) || { result fail cgroups_1000 "no cgroup"; return; }
 	i=0 why=''
@@ -436,7 +527,7 @@ test_cgroups_1000() {
 	rmdir "$p"
 }
 
-tests=${H_stock:-slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,churn_stats,cgroups_1000}
+tests=${H_stock:-slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,churn_stats,drain_scope,cgroups_1000}
 echo "TAP version 13"
 echo "1..$(echo "$tests" | tr ',' '\n' | grep -c .)"
 taskset -p 1 $$ >/dev/null || echo "# cannot pin this script to CPU 0"
@@ -445,7 +536,7 @@ mkdir -p "$scratch"
 for t in $(echo "$tests" | tr ',' ' '); do
 	case "$t" in
 	slab_limit | stock_hotplug | stock_slots | stock_dead | stock_large | bulk_error | churn_stats | \
-		cgroups_1000)
+		drain_scope | cgroups_1000)
 		"test_$t" ;;
 	*) result fail "$t" "no such test" ;;
 	esac
