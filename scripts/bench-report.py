@@ -65,8 +65,8 @@ def load(d, kernel, mode):
         if label.startswith("smp-"):
             if r["op"] in ("mq_send", "mq_receive"):
                 # One worker's calls during which no other vCPU ran.
-                own.setdefault(label, {}).setdefault(r["worker"], 0.0)
-                own[label][r["worker"]] += r["tsum"] / r["tn"]
+                own.setdefault(label, {}).setdefault(r.get("worker", 0), 0.0)
+                own[label][r.get("worker", 0)] += r["tsum"] / r["tn"]
             elif r["op"] == "pair_all":
                 m[label + "_all"] = mean
             else:

@@ -143,6 +143,7 @@ configset_fragments() {
 	test) echo "$b memcg selftests slubstats" ;;
 	bench) echo "$b memcg selftests ${BASE_BENCH_FRAGMENTS:-}" ;;
 	debug) echo "$b memcg selftests slubstats debug faultinj" ;;
+	kasan) echo "$b memcg selftests slubstats debug kasan faultinj" ;;
 	faultinj) echo "$b memcg selftests slubstats faultinj" ;;
 	slab)
 		[ -n "${BASE_HAS_SLAB:-}" ] || die "base $BASE has no SLAB allocator (config set 'slab')"
@@ -151,7 +152,7 @@ configset_fragments() {
 	nomemcg) echo "$b no-memcg" ;;
 	vmemmap) echo "$b memcg selftests vmemmap" ;;
 	distro) echo "$b memcg selftests distro-$BASE" ;;
-	*) die "unknown config set '$1' (test, bench, debug, faultinj, slab, nomemcg, vmemmap, distro)" ;;
+	*) die "unknown config set '$1' (test, bench, debug, kasan, faultinj, slab, nomemcg, vmemmap, distro)" ;;
 	esac
 }
 

@@ -129,6 +129,8 @@ for k in "${kernels[@]}"; do
 		emitted kmem.txt "$log" >"$res/$k-$m.txt"
 		emitted cpu.txt "$log" >"$res/$k-$m.cpu"
 		[ -s "$res/$k-$m.json" ] || die "no benchmark output from $k in mode $m (console log: $log)"
+		grep -q "^HARNESS: $cpus CPUs online" "$log" ||
+			die "$k in mode $m brought up $(sed -n 's/^HARNESS: \([0-9]*\) CPUs online.*/\1/p' "$log") CPUs, not --cpus $cpus (CONFIG_NR_CPUS?; console log: $log)"
 	done
 done
 # Third-party workloads: one more boot per kernel and mode (--boots of

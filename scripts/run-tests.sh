@@ -2,7 +2,9 @@
 # The test command: checks the series of every base and the harness from
 # end to end.
 # Usage: scripts/run-tests.sh [--full] [--base all|7.2|6.12|6.1]
-#          [--groups style,apply,bisect,boot,debug,send]
+#          [--groups style,apply,bisect,boot,debug,send] [--cpus N]
+# --cpus N: vCPUs of the boot group's guests (1..8; default: the base's
+# BASE_TEST_CPUS, else 2). The debug group's guests have 2.
 # Bases: every bases/<base>.conf, newest first (--base picks some); each
 # line of output names the base it is about ("[7.2] ..."), the checks of
 # the harness itself name none.
@@ -28,11 +30,14 @@
 #           tests the base must fail (BASE_MUST_FAIL) fail on it; --full:
 #           the patched kernel boots with cgroup.nomemobj=1, =0, a bad
 #           value, and noslab with cgroup_disable=memory
-#   debug   a lockdep + KASAN + kmemleak (+ fault injection) build of the
-#           patched kernel boots in mode default (--full: and noslab), runs
-#           the kmem selftests (and in default the stock tests, with
-#           kmem_bench.ko for bulk_error) and a cgroup churn from two
-#           CPUs (4-level paging: no5lvl); any splat in the console fails
+#   debug   a lockdep + kmemleak + DEBUG_VM (+ fault injection) build of
+#           the patched kernel, without KASAN so that frees reach the
+#           objects kept charged, boots in mode default (--full: and
+#           noslab, and a build with generic KASAN in default), runs the
+#           kmem selftests (and in default the stock tests, with
+#           kmem_bench.ko for bulk_error, and CPU hotplug under load) and
+#           a cgroup churn from two CPUs (4-level paging: no5lvl); any
+#           splat in the console fails
 #   send    cover letter, get_maintainer.pl, git send-email --dry-run, b4
 #           send -o (and the patches a base can send alone, BASE_SEND_ALONE)
 # Output: one "ok N - ..." / "not ok N - ..." line a check, logs under
@@ -41,12 +46,13 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-groups=style,apply,bisect,boot,debug,send full='' which=all
+groups=style,apply,bisect,boot,debug,send full='' which=all cpus=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--full) full=1 ;;
 	--groups) [ $# -ge 2 ] || die "--groups needs a value"; groups=$2; shift ;;
 	--base) [ $# -ge 2 ] || die "--base needs a value"; which=$2; shift ;;
+	--cpus) [ $# -ge 2 ] || die "--cpus needs a value"; cpus=$2; shift ;;
 	-h | --help) print_usage "$0"; exit 0 ;;
 	*) die "unknown argument '$1' (see $0 --help)" ;;
 	esac
@@ -58,6 +64,7 @@ for g in ${groups//,/ }; do
 	*) die "unknown group '$g' (groups: style, apply, bisect, boot, debug, send)" ;;
 	esac
 done
+[ -z "$cpus" ] || [[ $cpus =~ ^[1-8]$ ]] || die "--cpus wants 1..8, got '$cpus'"
 want() { [[ ",$groups," == *",$1,"* ]]; }
 mapfile -t all_bases < <(list_bases | tac)
 if [ "$which" = all ]; then
@@ -94,7 +101,7 @@ if [ -z "${RUN_TESTS_BASE_RUN:-}" ]; then
 		fi
 		echo "# base $b: groups ${bg//,/, }"
 		RUN_TESTS_BASE_RUN=1 RUN_TESTS_FIRST=$next RUN_TESTS_COMMON=$common \
-			BASE=$b "$0" ${full:+--full} --groups "$bg" || true
+			BASE=$b "$0" ${full:+--full} ${cpus:+--cpus "$cpus"} --groups "$bg" || true
 		common=''
 		if read -r p f last <"$OUT_DIR/tests/$b/counts" 2>/dev/null; then
 			total_passed=$((total_passed + p)) total_failed=$((total_failed + f))
@@ -714,7 +721,8 @@ boot_option() {
 }
 
 if want boot; then
-	note "group boot"
+	cpus=${cpus:-${BASE_TEST_CPUS:-2}}
+	note "group boot (guests with $cpus vCPUs)"
 	for k in base patched; do
 		check "boot: build $k kernel (test config)" "$REPO_ROOT/scripts/build-kernel.sh" "$k" test bzImage modules
 	done
@@ -722,8 +730,8 @@ if want boot; then
 	for m in "${boot_modes[@]}"; do
 		for k in base patched; do
 			log="$logdir/boot-$k-$m.log"
-			check "boot: $k kernel boots in mode $m and runs the selftests" \
-				boot_runs "$log" --timeout 1500 --args "$selftests" "$k" test "$m" selftests
+			check "boot: $k kernel boots in mode $m and runs the selftests ($cpus vCPUs)" \
+				boot_runs "$log" --smp "$cpus" --timeout 1500 --args "$selftests" "$k" test "$m" selftests
 			# A non-zero job result only means some test failed:
 			# the comparison below decides.
 			"$REPO_ROOT/scripts/tap-results.sh" "$log" >"$logdir/results-$k-$m.txt" 2>/dev/null || true
@@ -740,7 +748,7 @@ if want boot; then
 		[ -n "$again" ] || continue
 		log="$logdir/boot-patched-$m-again.log"
 		check "boot: patched kernel in mode $m runs $again again (failures the base does not have)" \
-			boot_runs "$log" --timeout 1500 --args "$again" patched test "$m" selftests
+			boot_runs "$log" --smp "$cpus" --timeout 1500 --args "$again" patched test "$m" selftests
 		"$REPO_ROOT/scripts/tap-results.sh" "$log" >"$logdir/results-patched-$m-again.txt" 2>/dev/null || true
 		awk 'NR == FNR { a[$1] = $2; next }
 			$2 == "fail" && a[$1] == "pass" { $2 = "flaky" } { print }' \
@@ -809,24 +817,32 @@ results_ok() {
 
 if want debug; then
 	note "group debug"
-	check "debug: build the patched kernel with lockdep, KASAN, kmemleak" \
-		"$REPO_ROOT/scripts/build-kernel.sh" patched debug bzImage modules
-	# kmem_bench.ko for the stock tests' failed bulk allocation.
-	check "debug: build kmem_bench.ko for the debug kernel" \
-		"$REPO_ROOT/scripts/build-kmem-bench.sh" patched debug
+	# The debug kernel (lockdep, kmemleak, DEBUG_VM) has no KASAN, whose
+	# quarantine would keep every free from the objects kept charged;
+	# --full adds the kasan kernel (the same plus generic KASAN).
+	debug_sets=(debug)
+	[ -z "$full" ] || debug_sets+=(kasan)
+	for ds in "${debug_sets[@]}"; do
+		check "debug: build the patched kernel, config set $ds ($(configset_fragments "$ds" | sed 's/.* selftests //'))" \
+			"$REPO_ROOT/scripts/build-kernel.sh" patched "$ds" bzImage modules
+		# kmem_bench.ko for the stock tests' failed bulk allocation.
+		check "debug: build kmem_bench.ko for the $ds kernel" \
+			"$REPO_ROOT/scripts/build-kmem-bench.sh" patched "$ds"
+	done
 	check "debug: build the initramfs" "$REPO_ROOT/scripts/build-initramfs.sh"
 	# The stock tests (1000 cgroups alone take ~10 min on this kernel
 	# under TCG) run in mode default, where the objcg stock is at work;
 	# the boot group runs them in every mode on the test kernel.
-	debug_modes=(default)
-	[ -z "$full" ] || debug_modes+=(noslab)
-	for m in "${debug_modes[@]}"; do
-		log="$logdir/debug-$m.log"
+	debug_runs=(debug:default)
+	[ -z "$full" ] || debug_runs+=(debug:noslab kasan:default)
+	for run in "${debug_runs[@]}"; do
+		ds=${run%%:*} m=${run#*:}
+		log="$logdir/$ds-$m.log"
 		args=cgroup/test_kmem,cgroup/test_kmem_slab
 		[ "$m" = default ] && args+=,harness/stock
 		# The default tier leaves out the stock tests' 1000 cgroups
 		# (about 10 min on this kernel under TCG).
-		stock=slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,churn_stats,drain_scope
+		stock=slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,churn_stats,drain_scope,hotplug_load
 		[ -z "$full" ] || stock+=,cgroups_1000
 		# no5lvl: 7.2's identify_cpu() clears the boot CPU's
 		# capabilities, X86_FEATURE_LA57 included, with interrupts on,
@@ -837,14 +853,14 @@ if want debug; then
 		# "wild-memory-access" (CI, 2026-12-01; 1 boot in 42 here with
 		# the host loaded). That is not what this group tests: 4-level
 		# paging has no such window.
-		check "debug: [$m] debug kernel boots, runs ${args//,/, } and cgroup churn" \
+		check "debug: [$ds $m] $ds kernel boots, runs ${args//,/, } and cgroup churn" \
 			boot_runs "$log" --timeout 3600 --mem 1024 \
 			--append "no5lvl harness.churn=30 harness.timeout=1800 harness.stock=$stock" \
-			--args "$args" patched debug "$m" debug
-		"$REPO_ROOT/scripts/tap-results.sh" "$log" >"$logdir/results-debug-$m.txt" 2>/dev/null || true
-		check "debug: [$m] selftests and churn pass (or fail as on the base)" \
-			results_ok "$m" "$logdir/results-debug-$m.txt"
-		check "debug: [$m] no WARNING, BUG, lockdep, KASAN or kmemleak report" no_splat "$log"
+			--args "$args" patched "$ds" "$m" debug
+		"$REPO_ROOT/scripts/tap-results.sh" "$log" >"$logdir/results-$ds-$m.txt" 2>/dev/null || true
+		check "debug: [$ds $m] selftests and churn pass (or fail as on the base)" \
+			results_ok "$m" "$logdir/results-$ds-$m.txt"
+		check "debug: [$ds $m] no WARNING, BUG, lockdep, KASAN or kmemleak report" no_splat "$log"
 	done
 	if [ -n "$full" ] && [ -n "${BASE_FAULTINJ_MUST_FAIL:-}" ]; then
 		# The bulk_error test must be able to fail: the base keeps the

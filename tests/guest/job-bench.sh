@@ -36,6 +36,7 @@ run_in() { # CGROUP CMD...
 	(echo 0 >"$1/cgroup.procs" && shift && exec "$@")
 }
 ncpu=$(nproc)
+echo "HARNESS: $ncpu CPUs online"
 smp=''
 [ "$ncpu" -lt 2 ] || smp=,smp-pairs,smp-stream-1cpu,smp-stream-2cpu,smp-pingpong-2cpu,smp-storm
 parts=${H_bench:-pair,pingpong-same,pingpong-cross,kmem$smp}

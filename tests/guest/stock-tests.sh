@@ -43,6 +43,14 @@
 #                   and then grows. Skipped without that counter (the base
 #                   kernel, a kernel without CONFIG_SLUB_STATS), with one
 #                   CPU, or where slab objects are not charged
+#   hotplug_load    a cgroup per CPU makes pipes and churns messages on its
+#                   CPU (objects kept charged, objcg stocks) while the last
+#                   CPU goes offline and back three times; once the
+#                   cgroups are removed, the parent keeps nothing but its
+#                   remainder (on the debug kernel, the console check
+#                   catches lockdep, KASAN, kmemleak and WARN reports).
+#                   The loads may fail while their CPU is offline: only
+#                   the kernel is judged. Skipped with one CPU
 #   cgroups_1000    1000 cgroups made, used and deleted are all released
 #                   and leave nothing charged but that remainder (the
 #                   debug kernel's kmemleak scan follows)
@@ -500,6 +508,50 @@ test_drain_scope() {
 	rmdir "$p/a" "$p/b" "$p" 2>/dev/null || :
 }
 
+test_hotplug_load() {
+	last=$((ncpu - 1))
+	online=/sys/devices/system/cpu/cpu$last/online
+	if [ "$last" -lt 1 ] || [ ! -w "$online" ]; then
+		result skip hotplug_load "no CPU that can go offline"
+		return
+	fi
+	p=$(parent stk-hpload) || { result fail hotplug_load "no cgroup"; return; }
+	pids=''
+	for cpu in $(seq 0 $last); do
+		mkdir "$p/c$cpu" || { result fail hotplug_load "no cgroup"; return; }
+		# shellcheck disable=SC2016 # the inner shell's
+		sh -c 'i=0; while [ $i -lt 4 ]; do
+			slab-fill pipes "$1" "$2" 300 || :
+			slab-fill churn "$1" "$1" "$2" 300 || :
+			i=$((i + 1))
+		done' _ "$p/c$cpu" "$cpu" >/dev/null 2>&1 &
+		pids="$pids $!"
+	done
+	bad=''
+	for round in 1 2 3; do
+		sleep 1
+		echo 0 >"$online" || bad="CPU $last did not go offline (round $round)"
+		sleep 1
+		echo 1 >"$online" || bad="CPU $last did not come back (round $round)"
+	done
+	# shellcheck disable=SC2086 # the list of pids
+	wait $pids
+	[ "$(cat "$online")" = 1 ] || echo 1 >"$online"
+	for cpu in $(seq 0 $last); do
+		rmdir "$p/c$cpu" || bad="$bad cannot remove c$cpu;"
+	done
+	if [ -n "$bad" ]; then
+		result fail hotplug_load "$bad"
+	elif drained "$p" $remainder; then
+		echo "# parent keeps $(cat "$p/memory.current") bytes (at most $remainder may)"
+		result ok hotplug_load
+	else
+		charge_report "$p"
+		result fail hotplug_load "parent: $(left "$p" $remainder)"
+	fi
+	rmdir "$p"
+}
+
 test_cgroups_1000() {
 	p=$(parent stk-many) || { result fail cgroups_1000 "no cgroup"; return; }
 	i=0 why=''
@@ -527,7 +579,7 @@ test_cgroups_1000() {
 	rmdir "$p"
 }
 
-tests=${H_stock:-slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,churn_stats,drain_scope,cgroups_1000}
+tests=${H_stock:-slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,churn_stats,drain_scope,hotplug_load,cgroups_1000}
 echo "TAP version 13"
 echo "1..$(echo "$tests" | tr ',' '\n' | grep -c .)"
 taskset -p 1 $$ >/dev/null || echo "# cannot pin this script to CPU 0"
@@ -536,7 +588,7 @@ mkdir -p "$scratch"
 for t in $(echo "$tests" | tr ',' ' '); do
 	case "$t" in
 	slab_limit | stock_hotplug | stock_slots | stock_dead | stock_large | bulk_error | churn_stats | \
-		drain_scope | cgroups_1000)
+		drain_scope | hotplug_load | cgroups_1000)
 		"test_$t" ;;
 	*) result fail "$t" "no such test" ;;
 	esac
