@@ -686,6 +686,13 @@ compare_one() {
 	return 1
 }
 
+# slot_pages KERNEL: how many pages a slot of the objcg stock keeps for an
+# objcg: two with the series (each base's series has the two-page slot),
+# one on the base kernel (harness/stock's stock_dead bound).
+slot_pages() {
+	if [ "$1" = base ]; then echo 1; else echo 2; fi
+}
+
 # boot_runs LOG ARGS...: the guest booted and its job ran to the end (the
 # job's own result, e.g. failed selftests, is judged afterwards).
 boot_runs() {
@@ -731,7 +738,8 @@ if want boot; then
 		for k in base patched; do
 			log="$logdir/boot-$k-$m.log"
 			check "boot: $k kernel boots in mode $m and runs the selftests ($cpus vCPUs)" \
-				boot_runs "$log" --smp "$cpus" --timeout 1500 --args "$selftests" "$k" test "$m" selftests
+				boot_runs "$log" --smp "$cpus" --timeout 1500 --args "$selftests" \
+				--append "harness.slot_pages=$(slot_pages "$k")" "$k" test "$m" selftests
 			# A non-zero job result only means some test failed:
 			# the comparison below decides.
 			"$REPO_ROOT/scripts/tap-results.sh" "$log" >"$logdir/results-$k-$m.txt" 2>/dev/null || true

@@ -7,10 +7,10 @@
 #   stock_hotplug   charges cached in the objcg stock of a CPU that goes
 #                   offline do not stay behind once their cgroup is gone
 #                   (on 6.1 the dead CPU keeps the objcg and its bytes)
-#   stock_slots     with CPU 1 offline, six cgroups churned on CPU 0 (more
+#   stock_slots     with CPUs 1 and up offline, six cgroups churned on CPU 0 (more
 #                   objcgs than the stock has slots) and removed leave
 #                   nothing charged once the stocks are drained
-#   stock_dead      with CPU 1 offline, two cgroups churned on CPU 0 and
+#   stock_dead      with CPUs 1 and up offline, two cgroups churned on CPU 0 and
 #                   then removed, with the page stock caching another
 #                   cgroup, leave no objcg of theirs in the objcg stock:
 #                   without a drain of the parent, its memory.stat
@@ -73,7 +73,9 @@ scratch=$CG/stk-scratch
 PAGE=4096
 # What one objcg may keep pre-charged in a CPU's objcg stock: two pages
 # with the series (OBJ_STOCK_MAX_BYTES), one on kernels without it.
-SLOT=$((2 * PAGE))
+# harness.slot_pages=1 says the kernel is one without it (run-tests.sh
+# passes it when it boots a base kernel).
+SLOT=$((${H_slot_pages:-2} * PAGE))
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 # The test_kmem tolerance: 64 pages of stock slack per CPU.
 tolerance=$((64 * PAGE * ncpu))
@@ -163,6 +165,21 @@ charge_report() {
 	echo "# $1: cgroup.stat$(awk '{ printf " %s %s", $1, $2 }' "$1/cgroup.stat")"
 }
 
+# others_offline, others_online: every CPU but 0 goes offline (comes back),
+# so that all that a test charges and uncharges happens on CPU 0, however
+# many CPUs the guest has.
+others_offline() {
+	for _c in $(seq 1 $((ncpu - 1))); do
+		echo 0 >"/sys/devices/system/cpu/cpu$_c/online" || return 1
+	done
+}
+
+others_online() {
+	for _c in $(seq 1 $((ncpu - 1))); do
+		echo 1 >"/sys/devices/system/cpu/cpu$_c/online"
+	done
+}
+
 parent() { # NAME: a cgroup whose children get the memory controller
 	mkdir -p "$CG/$1" && echo +memory >"$CG/$1/cgroup.subtree_control" && echo "$CG/$1"
 }
@@ -227,8 +244,8 @@ test_stock_slots() {
 	fi
 	# With CPU 1 offline, all that the parent's objcg is charged and
 	# uncharged happens on CPU 0, so no remainder is left (see above).
-	echo 0 >"$cpu1"
-	p=$(parent stk-slots) || { result fail stock_slots "no cgroup"; echo 1 >"$cpu1"; return; }
+	others_offline
+	p=$(parent stk-slots) || { result fail stock_slots "no cgroup"; others_online; return; }
 	# Six cgroups churned one after another on CPU 0: its objcg stock
 	# caches more objcgs than it has slots and evicts the oldest; the
 	# ones it keeps are reparented to the parent once removed.
@@ -251,7 +268,7 @@ test_stock_slots() {
 		charge_report "$p"
 		result fail stock_slots "parent: $(left "$p" 0)"
 	fi
-	echo 1 >"$cpu1"
+	others_online
 	rmdir "$p"
 }
 
@@ -265,12 +282,12 @@ test_stock_dead() {
 		result skip stock_dead "CPU 1 cannot go offline"
 		return
 	fi
-	if ! echo 0 >"$cpu1" || [ "$(cat "$cpu1")" != 0 ]; then
+	if ! others_offline || [ "$(cat "$cpu1")" != 0 ]; then
 		result skip stock_dead "CPU 1 did not go offline"
-		echo 1 >"$cpu1"
+		others_online
 		return
 	fi
-	p=$(parent stk-dead) || { result fail stock_dead "no cgroup"; echo 1 >"$cpu1"; return; }
+	p=$(parent stk-dead) || { result fail stock_dead "no cgroup"; others_online; return; }
 	# CPU 0's objcg stock then caches four objcgs: the parent's own (the
 	# children's percpu memory), c0's, c1's and the scratch cgroup's.
 	# After its last free, each of the children's holds a page of
@@ -309,7 +326,7 @@ test_stock_dead() {
 		result ok stock_dead
 	fi
 	drained "$p" 0 || :
-	echo 1 >"$cpu1"
+	others_online
 	rmdir "$p"
 }
 
