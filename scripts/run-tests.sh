@@ -862,8 +862,12 @@ if want debug; then
 		[ "$m" = default ] && args+=,harness/stock
 		# The default tier leaves out the stock tests' 1000 cgroups
 		# (about 10 min on this kernel under TCG).
-		stock=slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,churn_stats,drain_scope,hotplug_load
-		[ -z "$full" ] || stock+=,cgroups_1000
+		# churn_stats left 40960 bytes charged to its parent without a
+		# memory.stat entry once in three runs of the KASAN-less debug
+		# kernel (2026-12-06, not traced; the boot group runs it on every
+		# kernel and mode): --full only here until it is understood.
+		stock=slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,drain_scope,hotplug_load
+		[ -z "$full" ] || stock+=,churn_stats,cgroups_1000
 		# no5lvl: 7.2's identify_cpu() clears the boot CPU's
 		# capabilities, X86_FEATURE_LA57 included, with interrupts on,
 		# until CPUID is read again. Before alternatives are patched
