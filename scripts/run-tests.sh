@@ -863,7 +863,7 @@ if want debug; then
 		# The default tier leaves out the stock tests' 1000 cgroups
 		# (about 10 min on this kernel under TCG).
 		# churn_stats left 40960 bytes charged to its parent without a
-		# memory.stat entry once in three runs of the KASAN-less debug
+		# memory.stat entry once in four runs of the KASAN-less debug
 		# kernel (2026-12-06, not traced; the boot group runs it on every
 		# kernel and mode): --full only here until it is understood.
 		stock=slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,drain_scope,hotplug_load
