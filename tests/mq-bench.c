@@ -863,18 +863,15 @@ static int start_child(struct bench *b)
 	return 0;
 }
 
-static int run_pingpong(struct bench *b, struct stats *out)
+/*
+ * Send the child its STOP_PRIO message and reap it; @who names it in the
+ * error. Its exit is expected from here on.
+ */
+static int stop_child(struct bench *b, const char *who)
 {
 	char stop = 0;
 	int st = -1;
 
-	if (start_child(b))
-		return -1;
-	if (pingpong_loop(b, WARMUP, NULL) ||
-	    pingpong_loop(b, b->cfg->count, &b->s[0])) {
-		kill_child();
-		return -1;
-	}
 	child_reaping = 1;
 	if (mq_send(b->q[0], &stop, 1, STOP_PRIO) < 0) {
 		kill_child();
@@ -883,9 +880,23 @@ static int run_pingpong(struct bench *b, struct stats *out)
 	waitpid(child_pid, &st, 0);
 	child_pid = 0;
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-		err_msg("receiver process failed (wait status 0x%x)", st);
+		err_msg("%s process failed (wait status 0x%x)", who, st);
 		return -1;
 	}
+	return 0;
+}
+
+static int run_pingpong(struct bench *b, struct stats *out)
+{
+	if (start_child(b))
+		return -1;
+	if (pingpong_loop(b, WARMUP, NULL) ||
+	    pingpong_loop(b, b->cfg->count, &b->s[0])) {
+		kill_child();
+		return -1;
+	}
+	if (stop_child(b, "receiver"))
+		return -1;
 	series_stats(&b->s[0], "roundtrip", out);
 	return 0;
 }
@@ -901,7 +912,6 @@ static int run_stream(struct bench *b, struct stats *out)
 	struct series *s = &b->s[0];
 	unsigned long i, n = b->cfg->count;
 	uint64_t t0, t1;
-	int st = -1;
 	ssize_t r;
 
 	if (start_child(b))
@@ -927,17 +937,8 @@ static int run_stream(struct bench *b, struct stats *out)
 		return -1;
 	}
 	series_extend_last(s, t1 - t0);
-	child_reaping = 1;
-	if (mq_send(b->q[0], b->msg, 1, STOP_PRIO) < 0) {
-		kill_child();
+	if (stop_child(b, "consumer"))
 		return -1;
-	}
-	waitpid(child_pid, &st, 0);
-	child_pid = 0;
-	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-		err_msg("consumer process failed (wait status 0x%x)", st);
-		return -1;
-	}
 	series_stats(s, "stream", out);
 	return 0;
 }
