@@ -1,0 +1,239 @@
+# shellcheck shell=bash
+# The boot group: base and patched kernels boot in every mode and run the
+# selftests; a test that passes on the base and fails patched fails here.
+# Sourced by scripts/run-tests.sh, whose check(), note(), logdir, patches,
+# base_tree, full, cpus and want() it uses.
+# shellcheck disable=SC2154
+
+boot_modes=(default noslab nokmem)
+[ -z "$full" ] || boot_modes=(default noslab nomemobj nokmem)
+selftests=cgroup/test_kmem,cgroup/test_memcontrol,cgroup/test_core,cgroup/test_kmem_slab,mqueue/mq_open_tests,harness/stock,harness/detect
+
+known_reason() {
+	awk -v m="$1" -v t="$2" '!/^#/ && NF >= 3 && ($1 == m || $1 == "*") && $2 == t {
+		$1 = ""; $2 = ""; sub(/^ +/, ""); print; exit }' "$REPO_ROOT/$BASE_KNOWN_FAILURES"
+}
+
+# compare_results MODE BASE-RESULTS PATCHED-RESULTS TEST
+compare_one() {
+	local mode=$1 b=$2 p=$3 t=$4 bs ps reason
+	bs=$(awk -v t="$t" '$1 == t { print $2 }' "$b")
+	ps=$(awk -v t="$t" '$1 == t { print $2 }' "$p")
+	echo "base: ${bs:-missing}, patched: ${ps:-missing}"
+	case "$ps" in
+	pass | skip) return 0 ;;
+	flaky) echo "failed once, passed when run again: flaky, not a regression"; return 0 ;;
+	esac
+	# A "*" entry is a base failure that does not depend on the mode (and
+	# may come and go between runs): the base failing it in any mode of
+	# this run is enough.
+	if [ "$bs" != fail ] && [ -n "$(known_reason '*' "$t")" ] &&
+		grep -Fqx "$t fail" "$logdir"/results-base-*.txt; then
+		bs=fail
+	fi
+	if [ "$bs" = fail ]; then
+		reason=$(known_reason "$mode" "$t")
+		[ -n "$reason" ] || { echo "fails on the base too, but $BASE_KNOWN_FAILURES gives no reason"; return 1; }
+		echo "known base failure: $reason"
+		return 0
+	fi
+	echo "REGRESSION: passes on the base, fails patched"
+	guest_why "$logdir/boot-patched-$mode.log" "$t"
+	guest_why "$logdir/boot-patched-$mode-again.log" "$t"
+	return 1
+}
+
+# base_fails TEST RESULTS: TEST failed on the base kernel; a skip there (a
+# test that needs more CPUs than --cpus gave, e.g.) skips the check.
+base_fails() {
+	grep -qx "$1 fail" "$2" && return 0
+	if grep -qx "$1 skip" "$2"; then
+		echo "$1 was skipped on the base kernel with these guests ($cpus vCPUs): it cannot show that it fails there"
+		return 77
+	fi
+	echo "$1 did not fail on the base kernel"
+	return 1
+}
+
+# slot_pages KERNEL: how many pages a slot of the objcg stock keeps for an
+# objcg: two with the series (each base's series has the two-page slot),
+# one on the base kernel (harness/stock's stock_dead bound).
+slot_pages() {
+	if [ "$1" = base ]; then echo 1; else echo 2; fi
+}
+
+# boot_runs LOG ARGS...: the guest booted and its job ran to the end (the
+# job's own result, e.g. failed selftests, is judged afterwards).
+boot_runs() {
+	local log=$1
+	shift
+	"$REPO_ROOT/scripts/boot-guest.sh" --log "$log" "$@" || true
+	grep -q '^HARNESS-RESULT rc=' "$log"
+}
+
+# noslab_line LOG yes|no: the boot log says slab accounting is off, or not.
+noslab_line() {
+	if grep -q 'slab objects are not charged to memory cgroups' "$1"; then
+		[ "$2" = yes ]
+	else
+		[ "$2" = no ]
+	fi
+}
+
+# boot_option NAME CMDLINE yes|no [WARNING]: the patched kernel booted with
+# CMDLINE says that slab objects are not charged (yes) or not (no), and
+# prints WARNING if given. (A parameter with a dot in its name that no
+# handler takes is dropped silently, never passed on to init: before the
+# kernel knew cgroup.nomemobj=<value>, such a value was simply ignored.)
+boot_option() {
+	local log="$logdir/boot-option-$1.log"
+	boot_runs "$log" --timeout 600 --append "$2" --args true patched test root run || return 1
+	grep -E 'slab objects are not charged|cgroup\.nomemobj' "$log" | grep -v 'command line' || true
+	noslab_line "$log" "$3" || { echo "noslab line: expected $3"; return 1; }
+	if [ -n "${4:-}" ] && ! grep -qF "$4" "$log"; then
+		echo "no warning: $4"
+		return 1
+	fi
+}
+
+# guest_why LOG PROGRAM:TEST: what the guest printed about a failed test, so
+# that a failure is explained in this run's output: its result line and up
+# to 8 comment lines before it since the previous result; for a program
+# that crashed or timed out (TEST "(exit)" or "(timeout)"), the last 8
+# lines it printed.
+guest_why() {
+	[ -f "$1" ] || return 0
+	awk -v prog="${2%%:*}" -v t="${2#*:}" '
+	function show(from) {
+		for (k = (n > from ? n - from : 0); k < n; k++)
+			print "  guest: " buf[k]
+	}
+	/^HARNESS-BEGIN tap:/ { inside = (substr($2, 5) == prog); n = 0; next }
+	/^HARNESS-END tap:/ {
+		if (inside && t ~ /^\(/)
+			show(8)
+		inside = 0
+		next
+	}
+	!inside { next }
+	t ~ /^\(/ { buf[n++] = $0; next }
+	/^(not )?ok [0-9]+ / {
+		i = ($1 == "not") ? 4 : 3
+		if ($1 == "not" && ($i == t || ($i == "#" && $(i + 2) == t))) {
+			show(8)
+			print "  guest: " $0
+		}
+		n = 0
+		next
+	}
+	/^#/ { buf[n++] = $0 }' "$1"
+}
+
+# guest_why_fixture: guest_why picks the comment lines before a failed
+# test's result, in its own program only, and a crashed program's last lines.
+guest_why_fixture() {
+	local d rc=0
+	d=$(mktemp -d)
+	cat >"$d/console.log" <<-'EOF'
+	HARNESS-BEGIN tap:a/one
+	# about good
+	ok 1 good
+	# why bad fails
+	not ok 2 bad # reason
+	# after bad
+	HARNESS-END tap:a/one
+	HARNESS-BEGIN tap:a/two
+	# not this one
+	not ok 1 bad
+	HARNESS-END tap:a/two
+	HARNESS-BEGIN tap:a/three
+	ok 1 good
+	Segmentation fault
+	HARNESS-END tap:a/three
+	EOF
+	printf '%s\n' '  guest: # why bad fails' '  guest: not ok 2 bad # reason' \
+		'  guest: ok 1 good' '  guest: Segmentation fault' >"$d/want"
+	{ guest_why "$d/console.log" a/one:bad && guest_why "$d/console.log" 'a/three:(exit)'; } >"$d/got" || rc=1
+	diff "$d/want" "$d/got" || rc=1
+	rm -rf "$d"
+	return $rc
+}
+
+group_boot() {
+	cpus=${cpus:-${BASE_TEST_CPUS:-2}}
+	note "group boot (guests with $cpus vCPUs)"
+	for k in base patched; do
+		check "boot: build $k kernel (test config)" "$REPO_ROOT/scripts/build-kernel.sh" "$k" test bzImage modules
+	done
+	check "boot: build the initramfs" "$REPO_ROOT/scripts/build-initramfs.sh"
+	for m in "${boot_modes[@]}"; do
+		for k in base patched; do
+			log="$logdir/boot-$k-$m.log"
+			check "boot: $k kernel boots in mode $m and runs the selftests ($cpus vCPUs)" \
+				boot_runs "$log" --smp "$cpus" --timeout 1500 --args "$selftests" \
+				--append "harness.slot_pages=$(slot_pages "$k")" "$k" test "$m" selftests
+			# A non-zero job result only means some test failed:
+			# the comparison below decides.
+			"$REPO_ROOT/scripts/tap-results.sh" "$log" >"$logdir/results-$k-$m.txt" 2>/dev/null || true
+		done
+	done
+	# A test that fails patched but passed on the base gets one more run
+	# (timing-dependent tests flake under emulation); only a test that
+	# fails both times counts as a regression.
+	for m in "${boot_modes[@]}"; do
+		res="$logdir/results-patched-$m.txt"
+		again=$(awk 'NR == FNR { b[$1] = $2; next }
+			$2 == "fail" && b[$1] != "fail" { sub(/:.*/, "", $1); print $1 }' \
+			"$logdir/results-base-$m.txt" "$res" | sort -u | paste -sd, -)
+		[ -n "$again" ] || continue
+		log="$logdir/boot-patched-$m-again.log"
+		check "boot: patched kernel in mode $m runs $again again (failures the base does not have)" \
+			boot_runs "$log" --smp "$cpus" --timeout 1500 --args "$again" patched test "$m" selftests
+		"$REPO_ROOT/scripts/tap-results.sh" "$log" >"$logdir/results-patched-$m-again.txt" 2>/dev/null || true
+		awk 'NR == FNR { a[$1] = $2; next }
+			$2 == "fail" && a[$1] == "pass" { $2 = "flaky" } { print }' \
+			"$logdir/results-patched-$m-again.txt" "$res" >"$res.tmp"
+		mv "$res.tmp" "$res"
+	done
+	for m in "${boot_modes[@]}"; do
+		# Every test either kernel reported: one that ran on the base but
+		# never on the patched kernel (it crashed first) counts too.
+		mapfile -t tests < <(cut -d' ' -f1 "$logdir/results-base-$m.txt" "$logdir/results-patched-$m.txt" | sort -u)
+		for t in "${tests[@]}"; do
+			check "boot: [$m] $t" compare_one "$m" "$logdir/results-base-$m.txt" "$logdir/results-patched-$m.txt" "$t"
+			if grep -q '^known base failure\|^failed once' "$last_log"; then
+				note "  $(grep '^known base failure\|^failed once' "$last_log")"
+			fi
+		done
+		expect=no
+		case "$m" in noslab | nomemobj) expect=yes ;; esac
+		check "boot: [$m] boot log says slab objects are not charged: $expect" \
+			noslab_line "$logdir/boot-patched-$m.log" "$expect"
+	done
+	# What the kernel makes of cgroup.nomemobj=<value> and of noslab with
+	# the memory controller off (cgroup_disable=memory).
+	if [ -n "$full" ]; then
+		check "boot: cgroup.nomemobj=1 turns slab accounting off" \
+			boot_option nomemobj1 cgroup.nomemobj=1 yes
+		check "boot: cgroup.nomemobj=0 is accepted, another value reported" \
+			boot_option nomemobj0 "cgroup.nomemobj=0 cgroup.nomemobj=maybe" no \
+			'cgroup.nomemobj: invalid value "maybe" ignored'
+		check "boot: no noslab line with cgroup_disable=memory" \
+			boot_option memcgoff "cgroup_disable=memory cgroup.memory=noslab" no
+	fi
+	# Third-party workloads run in the guest (a smoke run on the newest
+	# base: two stressors, a tenth of their bogo ops; --full: every base;
+	# scripts/run-bench.sh --workloads measures).
+	if [ -n "$full" ] || [ "$BASE" = "$(list_bases | tail -n 1)" ]; then
+		check "boot: patched kernel runs the stress-ng workloads mq and open (mode default)" \
+			"$REPO_ROOT/scripts/boot-guest.sh" --log "$logdir/boot-patched-workloads.log" --timeout 900 \
+			--append "harness.workloads=mq,open harness.wdiv=10" patched test default workloads
+	fi
+	# Tests that must be able to fail: the base fails them (BASE_MUST_FAIL:
+	# mode:program:test, what the series fixes or adds there).
+	for mf in ${BASE_MUST_FAIL:-}; do
+		m=${mf%%:*} t=${mf#*:}
+		check "boot: $t catches the base (fails there in mode $m)" \
+			base_fails "$t" "$logdir/results-base-$m.txt"
+	done
+}

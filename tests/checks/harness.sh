@@ -1,0 +1,182 @@
+# shellcheck shell=bash
+# The harness's own checks, in the style group, once for all bases: the
+# series index, shellcheck, -Wall -Wextra builds of the test programs,
+# stress-ng's view of tests/workloads.conf, and fixtures that feed made-up
+# input to the harness's parsers (tap-results.sh, profile-report.py,
+# need_space, format_patches); guest_why's and no_splat's fixtures are
+# beside them in boot.sh and debug.sh.
+# Sourced by scripts/run-tests.sh, whose check(), note(), logdir, patches,
+# base_tree, full, cpus and want() it uses.
+# shellcheck disable=SC2154
+
+# series_index: the top-level series file lists exactly the BASE_SERIES of
+# bases/*.conf, in comments (it names no patch itself).
+series_index() {
+	local listed wanted
+	listed=$(grep -oE 'patches/[^ ]+/series' "$REPO_ROOT/series" | sort)
+	wanted=$(sed -n 's/^BASE_SERIES=//p' "$REPO_ROOT"/bases/*.conf | sort)
+	diff <(printf '%s\n' "$listed") <(printf '%s\n' "$wanted") || return 1
+	! grep -vE '^(#|$)' "$REPO_ROOT/series" || { echo "the index names patches"; return 1; }
+}
+
+# workloads_known: stress-ng parses every line of tests/workloads.conf
+# (--dry-run: parse, do not run).
+workloads_known() {
+	local name ops args
+	need_cmd stress-ng stress-ng
+	# shellcheck disable=SC2086 # $args is a list of options
+	while read -r name ops args; do
+		case "$name" in '' | '#'*) continue ;; esac
+		[[ $ops =~ ^[1-9][0-9]*$ ]] || { echo "$name: bad op count '$ops'"; return 1; }
+		(cd /tmp && stress-ng --dry-run --"$name" 1 --"$name"-ops "$ops" $args) >/dev/null 2>&1 ||
+			{ echo "stress-ng rejects: --$name 1 --$name-ops $ops $args"; return 1; }
+	done <"$REPO_ROOT/tests/workloads.conf"
+}
+
+c_warning_free() {
+	local out
+	out=$(gcc -O2 -Wall -Wextra -static -o /dev/null "$@" -lrt -pthread 2>&1) || { printf '%s\n' "$out"; return 1; }
+	# Only warnings in the named files count (not in headers they include).
+	printf '%s\n' "$out"
+	! printf '%s\n' "$out" | grep -E "^($(IFS='|'; echo "${*##*/}")):[0-9]+:[0-9]+: warning"
+}
+
+# tap_results_parse: tap-results.sh on a made-up console log gives every
+# kind of result: pass, fail, skip, a crash without a failed test, a test
+# the guest killed at its time limit, one killed before it.
+# profile-report.py on a made-up profile of a window of 300 marker calls
+# after 1000 skipped ones: per call is the window's count over 300 (over
+# the 1300 hits it would be 4.3 times too small), calls are counted at a
+# function's entry block only, the difference of two profiles is grouped by
+# kind of work, and two kernels are compared each with its own System.map.
+profile_report_fixture() {
+	local d out rc=0
+	d=$(mktemp -d)
+	printf '%s\n' 'ffffffff81000000 T refill_obj_stock' 'ffffffff81000100 T memset_erms' \
+		'ffffffff81000200 T _etext' >"$d/System.map"
+	printf '%s\n' '# total 4500 hits 1301 window 300' 'ffffffff81000000 1800 600' \
+		'ffffffff81000140 2400 300' '7f0000001000 300 300' >"$d/a.prof"
+	printf '%s\n' '# total 3300 hits 1301 window 300' 'ffffffff81000000 600' \
+		'ffffffff81000140 2400' '7f0000001000 300' >"$d/b.prof"
+	printf '%s\n' "$d/System.map" >"$d/a.prof.map"
+	out=$("$REPO_ROOT/scripts/profile-report.py" "$d/a.prof") || rc=1
+	printf '%s\n' "$out"
+	grep -qx '15.0 instructions per call' <<<"$out" || rc=1
+	grep -Eq '^ +6\.0  refill_obj_stock \(2\.00 calls\)$' <<<"$out" || rc=1
+	grep -Eq '^ +8\.0  memset_erms$' <<<"$out" || rc=1
+	grep -Eq '^ +1\.0  \[user space\]$' <<<"$out" || rc=1
+	out=$("$REPO_ROOT/scripts/profile-report.py" "$d/a.prof" "$d/b.prof") || rc=1
+	printf '%s\n' "$out"
+	grep -qx 'what accounting adds per call: 4.0 (15.0 - 11.0)' <<<"$out" || rc=1
+	grep -Eq '^ +4\.0  stock charge and uncharge +refill_obj_stock 4\.0$' <<<"$out" || rc=1
+	# Kernel B has refill_obj_stock where A has memset_erms: each profile
+	# is read with its own map.
+	printf '%s\n' 'ffffffff81000000 T memset_erms' 'ffffffff81000100 T refill_obj_stock' \
+		'ffffffff81000200 T _etext' >"$d/B.map"
+	printf '%s\n' "$d/B.map" >"$d/b.prof.map"
+	out=$("$REPO_ROOT/scripts/profile-report.py" --kernels "$d/a.prof" "$d/b.prof") || rc=1
+	printf '%s\n' "$out"
+	grep -qx 'per marker call: A 15.0, B 11.0, B - A -4.0' <<<"$out" || rc=1
+	grep -Eq '^ +\+2\.0 +6\.0 +8\.0  refill_obj_stock +2\.00 -> 0\.00 calls$' <<<"$out" || rc=1
+	grep -Eq '^ +\+2\.0  stock charge and uncharge$' <<<"$out" || rc=1
+	# A profile of the old format (no window size) is refused, not misread.
+	sed -i '1s/ window 300$//' "$d/b.prof"
+	cp "$d/a.prof.map" "$d/b.prof.map"
+	if "$REPO_ROOT/scripts/profile-report.py" "$d/b.prof" 2>"$d/err"; then
+		rc=1
+	fi
+	grep -q 'no window size' "$d/err" || rc=1
+	rm -rf "$d"
+	return "$rc"
+}
+
+# need_space on a path that does not exist yet looks at its nearest parent,
+# passes when the room is there and otherwise dies naming what needed it,
+# where, and what is free.
+space_fixture() {
+	local out rc=0
+	(need_space /tmp/no/such/dir 0 "nothing") || rc=1
+	if out=$(need_space /tmp/no/such/dir 1048576 "a test tree" 2>&1); then
+		rc=1
+	fi
+	printf '%s\n' "$out"
+	grep -q '^error: a test tree needs 1048576 GiB free on the file system of /tmp, which has [0-9]* MiB' <<<"$out" || rc=1
+	return "$rc"
+}
+
+tap_results_parse() {
+	local d rc=0
+	d=$(mktemp -d)
+	cat >"$d/console.log" <<-'EOF'
+	HARNESS-BEGIN tap:a/one
+	ok 1 good
+	not ok 2 bad
+	ok 3 later # SKIP no cpu1
+	ok 4 # SKIP kselftest_style
+	HARNESS-END tap:a/one
+	HARNESS-EXIT a/one rc=1 secs=3 limit=600
+	HARNESS-BEGIN tap:a/two
+	ok 1 good
+	HARNESS-END tap:a/two
+	HARNESS-EXIT a/two rc=139 secs=1 limit=600
+	HARNESS-BEGIN tap:a/three
+	ok 1 good
+	HARNESS-END tap:a/three
+	HARNESS-EXIT a/three rc=137 secs=600 limit=600
+	HARNESS-BEGIN tap:a/four
+	HARNESS-END tap:a/four
+	HARNESS-EXIT a/four rc=137 secs=12 limit=600
+	EOF
+	printf '%s\n' 'a/one:good pass' 'a/one:bad fail' 'a/one:later skip' \
+		'a/one:kselftest_style skip' \
+		'a/two:good pass' 'a/two:(exit) fail' 'a/three:good pass' \
+		'a/three:(timeout) fail' 'a/four:(exit) fail' >"$d/want"
+	"$REPO_ROOT/scripts/tap-results.sh" "$d/console.log" >"$d/got" || rc=1
+	diff "$d/want" "$d/got" || rc=1
+	rm -rf "$d"
+	return $rc
+}
+
+# abbrev_fixture: format_patches gives the same patch text whether the
+# repository's objects are loose (a base just made by prepare-base.sh) or
+# packed (the same base after git gc): a round trip on an empty cache and
+# on a warm one must compare the same bytes. 20000 packed blobs are enough
+# for git's automatic abbreviation to grow from 7 to 8 digits.
+abbrev_fixture() {
+	local d rc=0 i
+	d=$(mktemp -d)
+	git init -q "$d/r"
+	printf 'one\n' >"$d/r/f"
+	git -C "$d/r" add f
+	git -C "$d/r" commit -q -m one
+	printf 'two\n' >"$d/r/f"
+	git -C "$d/r" commit -q -a -m two
+	format_patches "$d/r" -q -o "$d/loose" -1
+	for i in $(seq 1 20000); do
+		printf 'blob\ndata %d\n%d\n' "${#i}" "$i"
+	done | git -C "$d/r" fast-import --quiet
+	format_patches "$d/r" -q -o "$d/packed" -1
+	grep -E '^index [0-9a-f]{12}\.\.[0-9a-f]{12} ' "$d/loose"/*.patch || { echo "index line not abbreviated to 12 digits"; rc=1; }
+	diff -r "$d/loose" "$d/packed" || rc=1
+	rm -rf "$d"
+	return $rc
+}
+
+group_harness() {
+	# The harness's own checks, once for all bases.
+	common_check=1
+	check "style: the series index names the series of every base" series_index
+	check "style: tap-results.sh tells pass, fail, skip, crash and timeout apart" tap_results_parse
+	check "style: profile-report.py gives instructions per call of the window, not of all the hits" profile_report_fixture
+	check "style: a regression report shows what the guest printed about the test" guest_why_fixture
+	check "style: format-patch output does not depend on whether git packed the objects" abbrev_fixture
+	check "style: a splat or a missing console log fails the debug check, which shows the report in short" splat_fixture
+	check "style: a file system without the room a tree or build needs is reported before it is made" space_fixture
+	check "style: shellcheck" shellcheck "$REPO_ROOT"/scripts/*.sh "$REPO_ROOT"/tests/checks/*.sh "$REPO_ROOT"/tests/guest/*.sh "$REPO_ROOT"/tests/guest/init "$REPO_ROOT"/.ci/run
+	check "style: mq-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/mq-bench.c"
+	check "style: slab-fill.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/slab-fill.c"
+	check "style: tests/workloads.conf names stressors and options this stress-ng accepts" workloads_known
+	check "style: checkpatch --strict kmem_bench.c" bash -c "cd '$base_tree' && PATH=/usr/bin:\$PATH perl scripts/checkpatch.pl --strict --no-tree --terse -f '$REPO_ROOT/tests/kmem-bench/kmem_bench.c' | (! grep -E 'ERROR|WARNING|CHECK')"
+	# shellcheck disable=SC2034 # read by check() in run-tests.sh
+	common_check=''
+}

@@ -1,0 +1,48 @@
+# shellcheck shell=bash
+# The style group: checkpatch --strict and the form of every patch of a
+# base's series, its series file against its directory, its distro config
+# fragment.
+# Sourced by scripts/run-tests.sh, whose check(), note(), logdir, patches,
+# base_tree, full, cpus and want() it uses.
+# shellcheck disable=SC2154
+
+checkpatch_clean() {
+	local out cs=()
+	[ -f /usr/share/codespell/dictionary.txt ] && cs=(--codespell)
+	# Debian's python3 (with python3-ply, python3-git) for spdxcheck.py.
+	# UNKNOWN_COMMIT_ID: the base repository holds one commit and no
+	# upstream history, so every upstream commit a message names would be
+	# "unknown" here; their form ('commit <12 digits> ("<subject>")') is
+	# still checked (GIT_COMMIT_ID).
+	out=$(cd "$base_tree" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict "${cs[@]}" --ignore UNKNOWN_COMMIT_ID --terse --no-summary --showfile "$1") || true
+	printf '%s\n' "$out"
+	! printf '%s\n' "$out" | grep -qE ': (ERROR|WARNING|CHECK):'
+}
+
+patch_form() {
+	local p=$1
+	head -n 1 "$p" | grep -qE '^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001$' || { echo "not git format-patch output"; return 1; }
+	grep -q '^Subject: \[PATCH' "$p" || { echo "no Subject: [PATCH ...]"; return 1; }
+	grep -q '^Signed-off-by: .* <.*@.*>$' "$p" || { echo "no Signed-off-by"; return 1; }
+	# A body: text between the headers and the first ---.
+	awk 'NR > 1 && /^$/ && !h { h = 1; next } h && /^---$/ { exit } h && NF { b++ } END { exit !(b >= 3) }' "$p" ||
+		{ echo "commit message body has fewer than 3 lines"; return 1; }
+}
+
+series_matches_dir() {
+	local listed actual
+	listed=$(grep -oE '[^ #]+\.patch' "$REPO_ROOT/$BASE_SERIES" | sort)
+	actual=$(find "$REPO_ROOT/$BASE_PATCHDIR" -maxdepth 1 -name '*.patch' -printf '%f\n' | sort)
+	diff <(printf '%s\n' "$listed") <(printf '%s\n' "$actual")
+}
+
+group_style() {
+	note "group style"
+	for p in "${patches[@]}"; do
+		check "style: checkpatch --strict ${p##*/}" checkpatch_clean "$p"
+		check "style: format of ${p##*/}" patch_form "$p"
+	done
+	check "style: $BASE_SERIES names exactly the files in $BASE_PATCHDIR/" series_matches_dir
+	check "style: config-fragments/distro-$BASE.config says what Debian's own config says" \
+		"$REPO_ROOT/scripts/check-distro-config.sh"
+}
