@@ -124,6 +124,18 @@ def num(x):
     return "        -" if x is None else f"{x:9.1f}"
 
 
+# What each config set of run-bench.sh --config builds (scripts/lib.sh,
+# configset_fragments; every set starts from tinyconfig + qemu-x86_64 and
+# the base's base-<base>.config, where there is one).
+CONFIG_SETS = {
+    "bench": "tinyconfig + memcg, selftests and the base's BASE_BENCH_FRAGMENTS "
+             "(kmalloc buckets on 7.2 and 6.12)",
+    "test": "tinyconfig + memcg, selftests, slubstats: the test kernels, which "
+            "run-bench.sh --config bench builds on a base without BASE_BENCH_FRAGMENTS",
+    "vmemmap": "tinyconfig + memcg, selftests, vmemmap: CONFIG_SPARSEMEM_VMEMMAP",
+    "distro": "tinyconfig + memcg, selftests and distro-<base>.config: Debian's values "
+              "of every option on the accounted path",
+}
 WORKLOADS = []
 ORDER = ["mq_send", "mq_receive", "mq_pair", "getppid", "clock",
          "pingpong_same", "pingpong_cross"]
@@ -147,7 +159,8 @@ def order_key(k):
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dir")
     ap.add_argument("--method", required=True)
     ap.add_argument("--base-desc", default="")
@@ -157,6 +170,7 @@ def main():
     ap.add_argument("--stress-ng", default="")
     ap.add_argument("--boots", type=int, default=1)
     ap.add_argument("--cpus", type=int, default=1)
+    ap.add_argument("--config", default="")
     a = ap.parse_args()
     WORKLOADS.extend(w for w in a.workloads.split(",") if w)
     exact = "icount" in a.method
@@ -166,21 +180,24 @@ def main():
 
     out = []
     out.append(f"Method: {a.method}.")
-    out.append(f"Base: {a.base_desc}. Guest: {a.cpus} vCPU(s), 512 MiB, the config set "
-               "of run-bench.sh --config (config-fragments/), mq-bench 256-byte "
-               "messages, depth 10.")
-    out.append("Modes: root = root cgroup (a child memcg exists, so the kmem "
+    config = (f"config set {a.config} ({CONFIG_SETS.get(a.config.split()[0], 'config-fragments/')})"
+              if a.config else "the config set of run-bench.sh --config (not given to bench-report.py)")
+    out.append(f"Base: {a.base_desc}. Guest: {a.cpus} vCPU(s), 512 MiB, {config}; "
+               "mq-bench 256-byte messages, depth 10.")
+    out.append("Modes (modes.conf): root = root cgroup (a child memcg exists, so the kmem "
                "key is on); default = child cgroup; noslab = child cgroup, "
-               "cgroup.memory=noslab; nokmem = child cgroup, "
-               "cgroup.memory=nokmem (the accounting-free limit).")
+               "cgroup.memory=noslab; nomemobj = child cgroup, cgroup.nomemobj "
+               "(the other spelling of noslab); nokmem = child cgroup, "
+               "cgroup.memory=nokmem (the accounting-free limit). "
+               f"This report: {', '.join(modes)}.")
     out.append("Figures: mean guest ns per call (pingpong: per round trip; "
                "kmem_*: per alloc+free pair; wlctxt_*: context switches per 1000 bogo ops, "
                "from /proc/stat, not ns).")
     if WORKLOADS:
         out.append(f"Workloads (wl_*): {a.stress_ng}, one instance, a fixed number "
                    "of bogo ops (tests/workloads.conf), started in the mode's cgroup "
-                   "in a guest of its own (1 vCPU, 1 GiB); guest ns per bogo op from "
-                   "stress-ng's real-time rate.")
+                   f"in a guest of its own ({a.cpus} vCPU(s), 1 GiB, the same config set); "
+                   "guest ns per bogo op from stress-ng's real-time rate.")
         if a.boots > 1:
             out.append(f"Workloads: mean over {a.boots} boots of each kernel and mode, "
                        "boot i with harness.salt=i on the command line (boot 1 without); "
@@ -291,15 +308,16 @@ def main():
     if derived:
         rows = [(m, [derived[k][m].get("mq_pair") for k in kernels])
                 for m in modes if m != "nokmem"]
+        unit = "guest ns (icount: instructions)" if exact else "guest ns (KVM: wall clock)"
         chart(os.path.join(a.dir, "overhead"), kernels, rows,
               "mq\\_send + mq\\_receive accounting overhead vs nokmem (guest ns)",
-              "guest ns (icount: instructions)")
+              unit)
         cols = [(k, m) for m in ("default", "noslab") if m in modes for k in kernels]
         if WORKLOADS and cols:
             rows = [(w, [derived[k][m].get(f"wl_{w}") for k, m in cols]) for w in WORKLOADS]
             chart(os.path.join(a.dir, "workloads"), [f"{k} {m}" for k, m in cols], rows,
                   "stress-ng: accounting overhead vs nokmem (guest ns per bogo op)",
-                  "guest ns per bogo op (icount: instructions)")
+                  "guest ns per bogo op " + unit[len("guest ns "):])
 
 
 def chart(stem, names, rows, title, ylabel):
