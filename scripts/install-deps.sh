@@ -1,46 +1,162 @@
 #!/bin/bash
-# Install the Debian packages the harness needs (only the missing ones),
-# for every base in bases/: a base's source package comes from the host's
-# apt sources (6.1), or, when its bases/<base>.conf names a BASE_SUITE
-# (7.2: unstable), is fetched into the cache by fetch-base-package.sh
-# without installing anything from that suite.
-# Usage: scripts/install-deps.sh
+# Install the Debian 12 packages the harness needs (only the missing ones)
+# for the groups asked of the bases asked.
+# Usage: scripts/install-deps.sh [--bases all|BASE,...] [--groups all|GROUP,...]
+#          [--dry-run]
+# --bases: names of bases/<base>.conf (default: all). A base's source
+#   package (BASE_PKG) comes from the host's apt sources when its conf has
+#   no BASE_SUITE (6.1, 6.12), for every group but profile (each makes the
+#   base tree first: prepare-base.sh); a BASE_SUITE base's (7.2: unstable)
+#   is fetched into the cache by fetch-base-package.sh, never installed.
+#   The send group also makes the newest base's tree (its MAINTAINERS gives
+#   To/Cc). With KSRC set the trees come from KSRC: no source package.
+# --groups: run-tests.sh's style, apply, bisect, boot, debug, send;
+#   bench (run-bench.sh); profile (profile-workload.sh); all (the default).
+# --dry-run: print the packages needed (one line) and the missing ones
+#   (another); install nothing.
+# No arguments: every group of every base.
+# Packages by group (what needs each: the comments in this script):
+#   prepare  git make xz-utils debian-archive-keyring: every group but
+#            profile (prepare-base.sh, checkout-base.sh, the private apt of
+#            fetch-base-package.sh, fetch-debian-config.sh,
+#            fetch-orig-tarball.sh)
+#   kbuild   build-essential bc bison flex libelf-dev libssl-dev perl kmod
+#            rsync: build-kernel.sh, build-kmem-bench.sh
+#   guest    cpio busybox-static stress-ng libpopt-dev qemu-system-x86:
+#            build-initramfs.sh, boot-guest.sh
+#   check    perl python3 python3-ply python3-git codespell: checkpatch.pl
+#   style    prepare check shellcheck build-essential stress-ng
+#   apply    prepare quilt
+#   bisect   prepare kbuild
+#   boot     prepare kbuild guest
+#   debug    prepare kbuild guest
+#   send     prepare check git-email libmailtools-perl b4
+#   bench    prepare kbuild guest python3 gnuplot-nox
+#   profile  build-essential libglib2.0-dev pkg-config qemu-system-x86
+#            xz-utils debian-archive-keyring python3
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
-no_args "$0" "$@"
 
-base_pkgs=()
-for conf in "$REPO_ROOT"/bases/*.conf; do
-	# shellcheck disable=SC2016 # expanded by the inner shell
-	p=$(bash -c '. "$1" && [ -z "${BASE_SUITE:-}" ] && echo "$BASE_PKG"' _ "$conf") || continue
-	base_pkgs+=("$p")
+all_groups=style,apply,bisect,boot,debug,send,bench,profile
+groups=all which=all dry=''
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--groups) [ -n "${2:-}" ] || die "--groups needs a value"; groups=$2; shift ;;
+	--bases) [ -n "${2:-}" ] || die "--bases needs a value"; which=$2; shift ;;
+	--dry-run) dry=1 ;;
+	-h | --help) print_usage "$0"; exit 0 ;;
+	*) die "unknown argument '$1' (see $0 --help)" ;;
+	esac
+	shift
+done
+[ "$groups" != all ] || groups=$all_groups
+mapfile -t all_bases < <(list_bases)
+[ "$which" != all ] || which=$(IFS=,; echo "${all_bases[*]}")
+
+# Every group but profile makes the base tree: prepare-base.sh (git
+# repository of the unpacked tarball: tar -xJ needs xz; `make
+# kernelversion`), checkout-base.sh (git worktree); fetch-base-package.sh,
+# fetch-debian-config.sh (style; xz -dc of the config) and
+# fetch-orig-tarball.sh (apply) use a private apt that wants
+# /usr/share/keyrings/debian-archive-keyring.gpg.
+prepare=(git make xz-utils debian-archive-keyring)
+# Kernel builds (build-kernel.sh, bisect's make, build-kmem-bench.sh):
+# gcc and make; bc (timeconst); bison, flex (kconfig); libelf-dev (objtool:
+# UNWINDER_ORC); libssl-dev (certs/extract-cert, sign-file: the kernel's
+# documented requirement, though no config set here signs modules); perl
+# (kernel-doc of the W=1 kmem_bench.ko build on 6.1, 6.12); kmod (depmod)
+# and rsync (headers_install, selftests install): targets the harness
+# does not run today.
+kbuild=(build-essential bc bison flex libelf-dev libssl-dev perl kmod rsync)
+# The guest: build-initramfs.sh (pack_cpio: cpio; static busybox; Debian's
+# stress-ng and its libraries copied in; the mqueue selftests link
+# -lpopt -static) and boot-guest.sh (qemu-system-x86_64).
+guest=(cpio busybox-static stress-ng libpopt-dev qemu-system-x86)
+# checkpatch.pl (style; send: b4-send.sh): perl, spdxcheck.py (python3 with
+# ply and git), --codespell (codespell's dictionary; the callers pass
+# --codespell only if /usr/share/codespell/dictionary.txt exists, while
+# Debian 12's codespell has it under /usr/lib/python3/dist-packages).
+check=(perl python3 python3-ply python3-git codespell)
+
+pkgs=()
+for g in ${groups//,/ }; do
+	case "$g" in
+	# style: the shellcheck check; gcc -static of tests/*.c; stress-ng
+	# --dry-run of tests/workloads.conf; python3: profile-report.py fixture.
+	style) pkgs+=("${prepare[@]}" "${check[@]}" shellcheck build-essential stress-ng) ;;
+	apply) pkgs+=("${prepare[@]}" quilt) ;;
+	bisect) pkgs+=("${prepare[@]}" "${kbuild[@]}") ;;
+	boot | debug) pkgs+=("${prepare[@]}" "${kbuild[@]}" "${guest[@]}") ;;
+	# git send-email (Debian's git-email wants Mail::Address:
+	# libmailtools-perl), b4-send.sh (b4), get_maintainer.pl (perl).
+	send) pkgs+=("${prepare[@]}" "${check[@]}" git-email libmailtools-perl b4) ;;
+	# bench-report.py (python3) plots with gnuplot's pngcairo.
+	bench) pkgs+=("${prepare[@]}" "${kbuild[@]}" "${guest[@]}" python3 gnuplot-nox) ;;
+	# The TCG plugin (gcc, glib via pkg-config), qemu-plugin.h from the
+	# qemu source package (private apt, .orig.tar.xz), boot-guest.sh;
+	# profile-report.py reads the profile.
+	profile) pkgs+=(build-essential libglib2.0-dev pkg-config qemu-system-x86 xz-utils debian-archive-keyring python3) ;;
+	*) die "unknown group '$g' (groups: ${all_groups//,/, }, or all)" ;;
+	esac
 done
 
-pkgs=(
-	"${base_pkgs[@]}" build-essential bc bison flex libelf-dev libssl-dev
-	cpio xz-utils kmod rsync git python3 quilt shellcheck
-	qemu-system-x86 busybox-static stress-ng libpopt-dev gnuplot-nox git-email b4 codespell
-	python3-ply python3-git libmailtools-perl libglib2.0-dev pkg-config
-)
+# Source packages of the bases asked (and of the newest for send).
+IFS=, read -ra bases <<<"$which"
+for b in "${bases[@]}"; do
+	[ -f "$REPO_ROOT/bases/$b.conf" ] || die "unknown base '$b' (bases: ${all_bases[*]}, or all)"
+done
+[[ ",$groups," != *,send,* ]] || bases+=("${all_bases[-1]}")
+if [ -z "${KSRC:-}" ] && [[ ",$groups," =~ ,(style|apply|bisect|boot|debug|send|bench), ]]; then
+	src=()
+	for b in "${bases[@]}"; do
+		# shellcheck source=/dev/null
+		if p=$(. "$REPO_ROOT/bases/$b.conf" && [ -z "${BASE_SUITE:-}" ] && echo "$BASE_PKG"); then
+			src+=("$p")
+		fi
+	done
+	pkgs=("${src[@]}" "${pkgs[@]}")
+fi
 
-missing=()
+declare -A seen
+need=() missing=()
 for p in "${pkgs[@]}"; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
-		missing+=("$p")
-	fi
+	[ -z "${seen[$p]:-}" ] || continue
+	seen[$p]=1
+	need+=("$p")
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ -n "$dry" ]; then
+	echo "packages: ${need[*]}"
+	echo "missing: ${missing[*]:-none}"
+	exit 0
+fi
+[ ${#missing[@]} -gt 0 ] || exit 0
 
 [ "$(id -u)" -eq 0 ] || die "missing packages: ${missing[*]} (run as root, or: sudo apt-get install ${missing[*]})"
 msg "installing Debian packages: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null || die "apt-get update failed"
+lock=(-o DPkg::Lock::Timeout=600)
+# DPkg::Lock::Timeout covers dpkg's lock, not the lists lock of an update
+# another apt-get runs: wait for that one here (up to 600 s too).
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+for ((i = 0; ; i++)); do
+	apt-get -q "${lock[@]}" update >"$log" 2>&1 && break
+	if ! grep -q 'Could not get lock' "$log"; then
+		tail -n 5 "$log" >&2
+		die "apt-get update failed (see above)"
+	fi
+	[ "$i" -lt 60 ] || die "apt-get update: still no apt lists lock after 600 s: $(grep -m 1 'Could not get lock' "$log")"
+	[ "$i" -gt 0 ] || msg "waiting for the apt lists lock (another apt-get runs)"
+	sleep 10
+done
 for p in "${missing[@]}"; do
 	apt-cache show "$p" >/dev/null 2>&1 || die "Debian package '$p' is not available from the configured apt sources"
 done
-apt-get install -y -q --no-install-recommends "${missing[@]}" |
-	grep -E '^(Unpacking|Setting up)' || true
+apt-get install -y -q "${lock[@]}" --no-install-recommends "${missing[@]}" >"$log" 2>&1 ||
+	{ tail -n 10 "$log" >&2; die "apt-get install ${missing[*]} failed (see above)"; }
+grep -E '^(Unpacking|Setting up)' "$log" || true
 for p in "${missing[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 		die "Debian package '$p' failed to install"

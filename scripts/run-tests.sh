@@ -99,7 +99,6 @@ if [ -z "${RUN_TESTS_BASE_RUN:-}" ]; then
 	# check, then the summary line. Everything else on stdout is a "#"
 	# comment; progress goes to stderr.
 	echo "TAP version 13"
-	"$REPO_ROOT/scripts/install-deps.sh" >&2
 	total_passed=0 total_failed=0 total_skipped=0 next=1 common=1
 	for b in "${bases[@]}"; do
 		bg=$(base_groups "$b")
@@ -108,6 +107,8 @@ if [ -z "${RUN_TESTS_BASE_RUN:-}" ]; then
 			continue
 		fi
 		echo "# base $b: groups ${bg//,/, }"
+		# The Debian packages of these groups of this base, no more.
+		"$REPO_ROOT/scripts/install-deps.sh" --bases "$b" --groups "$bg" >&2
 		RUN_TESTS_BASE_RUN=1 RUN_TESTS_FIRST=$next RUN_TESTS_COMMON=$common \
 			BASE=$b "$0" ${full:+--full} ${cpus:+--cpus "$cpus"} --groups "$bg" || true
 		common=''
