@@ -4,6 +4,7 @@
 # patched worktree at it. Only files that differ are rewritten, so builds
 # stay incremental. A patch that does not apply: name it and the failing
 # hunk, abort, and leave the scratch tree on the base.
+# Usage: [BASE=6.1] scripts/apply-series.sh
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"

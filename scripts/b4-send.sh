@@ -97,7 +97,15 @@ msg "check: ${#sel[@]} patch message(s)$([ -z "$sub" ] || echo ' and a cover let
 [ "${cover:+y}" = "${sub:+y}" ] || fail "cover letter: '${cover:-none}' for ${#sel[@]} patch(es)"
 
 msg "check: checkpatch --strict --ignore UNKNOWN_COMMIT_ID on each patch message (in $btree)"
-cs=() && [ ! -f /usr/share/codespell/dictionary.txt ] || cs=(--codespell)
+# checkpatch looks for codespell's dictionary under /usr/share only;
+# Debian 12's codespell has it in its Python package.
+cs=()
+for d in /usr/share/codespell/dictionary.txt /usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt; do
+	if [ -f "$d" ]; then
+		cs=(--codespell --codespellfile "$d")
+		break
+	fi
+done
 for f in "$out"/*.eml; do
 	[ "$f" != "$cover" ] || continue
 	# b4 moves another author to a "From:" line atop the text, unwrapped:

@@ -18,24 +18,22 @@
 #   --args STR      harness.args for the job (e.g. selftest list)
 #   --log FILE      console log (default $OUT_DIR/logs/...)
 #   --kernel FILE   boot this bzImage instead of the variant's build
+#   --initrd FILE   boot with this initramfs as it is (no modules added)
+#                   instead of the harness's; with --kernel and --initrd,
+#                   VARIANT and CONFIGSET may be '-' (a kernel of your own,
+#                   scripts/try-kernel.sh)
 #   --plugin SPEC   load a QEMU TCG plugin (-plugin SPEC; TCG only), e.g.
 #                   scripts/profile-workload.sh's instruction counter
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
-load_base
-
-usage() {
-	print_usage "$0" >&2
-	exit 2
-}
 
 pos=()
-icount='' accel='' kernel='' plugin='' timeout=900 mem='' smp='' append='' args='' log='' method=''
+icount='' accel='' kernel='' initrd='' plugin='' timeout=900 mem='' smp='' append='' args='' log='' method=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--icount) icount=1 ;;
-	--accel | --timeout | --mem | --smp | --append | --args | --log | --kernel | --plugin)
+	--accel | --timeout | --mem | --smp | --append | --args | --log | --kernel | --initrd | --plugin)
 		[ $# -ge 2 ] || die "$1 needs a value (see $0 --help)"
 		case "$1" in
 		--accel) accel=$2 ;;
@@ -46,23 +44,40 @@ while [ $# -gt 0 ]; do
 		--args) args=$2 ;;
 		--log) log=$2 ;;
 		--kernel) kernel=$2 ;;
+		--initrd) initrd=$2 ;;
 		--plugin) plugin=$2 ;;
 		esac
 		shift
 		;;
-	-h | --help) usage ;;
-	-*) printf 'error: unknown option %s\n' "$1" >&2; usage ;;
+	-h | --help) print_usage "$0"; exit 0 ;;
+	-) pos+=("$1") ;;
+	-*) die "unknown option '$1' (see $0 --help)" ;;
 	*) pos+=("$1") ;;
 	esac
 	shift
 done
-[ ${#pos[@]} -eq 4 ] || usage
+[ ${#pos[@]} -eq 4 ] ||
+	die "usage: $0 [options] base|patched|floor|pN CONFIGSET MODE JOB (see --help)"
+load_base
 variant=${pos[0]} set=${pos[1]} mode=${pos[2]} job=${pos[3]}
-tree_dir "$variant" >/dev/null
-configset_fragments "$set" >/dev/null
-[ -f "$REPO_ROOT/tests/guest/job-$job.sh" ] || die "unknown job '$job' (no tests/guest/job-$job.sh)"
+if [ "$variant" = - ] || [ "$set" = - ]; then
+	if [ -z "$kernel" ] || [ -z "$initrd" ]; then
+		die "VARIANT or CONFIGSET '-' needs --kernel and --initrd (see --help)"
+	fi
+else
+	tree_dir "$variant" >/dev/null
+	configset_fragments "$set" >/dev/null
+fi
+if [ ! -f "$REPO_ROOT/tests/guest/job-$job.sh" ]; then
+	jobs=$(cd "$REPO_ROOT/tests/guest" && for f in job-*.sh; do f=${f#job-}; echo "${f%.sh}"; done | paste -sd' ' -)
+	die "unknown job '$job' (jobs: $jobs)"
+fi
 cg=$(mode_field "$mode" 2)
 flags=$(mode_field "$mode" 3)
+[[ $timeout =~ ^[1-9][0-9]*$ ]] || die "--timeout wants seconds, got '$timeout'"
+[ -z "$mem" ] || [[ $mem =~ ^[1-9][0-9]*$ ]] || die "--mem wants MiB, got '$mem'"
+[ -z "$smp" ] || [[ $smp =~ ^[1-9][0-9]?$ ]] || die "--smp wants a number of CPUs, got '$smp'"
+case "$accel" in '' | kvm | tcg) ;; *) die "--accel wants kvm or tcg, got '$accel'" ;; esac
 need_cmd qemu-system-x86_64 qemu-system-x86
 if [ -z "$kernel" ]; then
 	# A build that failed may still hold the kernel it was copied from.
@@ -95,10 +110,6 @@ pick_accel() {
 	fi
 	cat "$cache"
 }
-if ! [[ $timeout =~ ^[1-9][0-9]*$ ]]; then
-	die "--timeout wants seconds, got '$timeout'"
-fi
-
 case "$job" in
 bench) icount=${icount:-1} mem=${mem:-512} smp=${smp:-1} ;;
 workloads) icount=${icount:-1} mem=${mem:-1024} smp=${smp:-1} ;;
@@ -110,13 +121,17 @@ if [ -n "$icount" ]; then
 	method="QEMU TCG -icount shift=0,sleep=off (guest ns = guest instructions)"
 else
 	[ -n "$accel" ] || accel=$(pick_accel "$kernel")
-	case "$accel" in kvm | tcg) ;; *) die "--accel wants kvm or tcg, got '$accel'" ;; esac
 	method="QEMU $accel (wall-clock ns)"
 fi
 
-initrd=$(initramfs_path)
-[ -f "$initrd" ] || die "no initramfs at $initrd (run scripts/build-initramfs.sh)"
-mods="$(build_dir "$variant" "$set")/harness-modules.cpio"
+mods=''
+if [ -n "$initrd" ]; then
+	[ -f "$initrd" ] || die "no initramfs at $initrd"
+else
+	initrd=$(initramfs_path)
+	[ -f "$initrd" ] || die "no initramfs at $initrd (run scripts/build-initramfs.sh)"
+	mods="$(build_dir "$variant" "$set")/harness-modules.cpio"
+fi
 
 mkdir -p "$OUT_DIR/logs"
 log=${log:-$OUT_DIR/logs/$variant-$set-$mode-$job.log}
@@ -124,7 +139,7 @@ rundir=$(mktemp -d)
 trap 'rm -rf "$rundir"' EXIT
 # Linux unpacks concatenated cpio archives: add the kernel's own modules.
 cat "$initrd" >"$rundir/initrd"
-[ -f "$mods" ] && cat "$mods" >>"$rundir/initrd"
+[ -z "$mods" ] || [ ! -f "$mods" ] || cat "$mods" >>"$rundir/initrd"
 
 cmdline="console=ttyS0 panic=-1 oops=panic brd.rd_nr=1 brd.rd_size=524288"
 cmdline+=" harness.job=$job harness.cg=$cg${args:+ harness.args=$args}"

@@ -9,6 +9,13 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+variant=${1:-}
+case "$variant" in
+-h | --help) print_usage "$0"; exit 0 ;;
+'' | base | patched) ;;
+*) die "unknown tree '$variant' (base or patched; see $0 --help)" ;;
+esac
+[ $# -le 1 ] || die "too many arguments (see $0 --help)"
 load_base
 need_cmd cpio cpio
 need_cmd stress-ng stress-ng
@@ -16,7 +23,6 @@ if ! /bin/busybox --list >/dev/null 2>&1 || ldd /bin/busybox >/dev/null 2>&1; th
 	die "no static /bin/busybox: install Debian package 'busybox-static'"
 fi
 
-variant=${1:-}
 if [ -z "$variant" ]; then
 	variant=base
 	[ -f "$(tree_dir patched)/Makefile" ] && variant=patched

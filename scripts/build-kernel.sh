@@ -1,9 +1,9 @@
 #!/bin/bash
 # Configure and build a guest kernel out of tree.
 # Usage: scripts/build-kernel.sh base|patched|floor|pN CONFIGSET [make targets...]
-# CONFIGSET is test, bench, debug, faultinj, slab, nomemcg, vmemmap or
-# distro (see configset_fragments
-# in scripts/lib.sh).
+# CONFIGSET is test, bench, debug, kasan, faultinj, slab, nomemcg, vmemmap
+# or distro (see configset_fragments in scripts/lib.sh). pN is the base
+# plus the first N patches (scripts/make-prefix-tree.sh).
 # The build directory is cached; a second run is incremental, and one whose
 # sources, config and targets are those of the last build does not run make.
 # Every variant of a base is compiled from one source path (the shared
@@ -13,22 +13,25 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+case "${1:-}" in
+-h | --help) print_usage "$0"; exit 0 ;;
+esac
+[ $# -ge 2 ] || die "usage: $0 base|patched|floor|pN CONFIGSET [make targets...] (see --help)"
 load_base
 
-[ $# -ge 2 ] || die "usage: $0 base|patched|floor|pN CONFIGSET [make targets...]"
 variant=$1 set=$2
 shift 2
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(bzImage)
 tree=$(tree_dir "$variant")
+# (Outside the loop: a die in a command substitution would not stop us.)
+fl=$(configset_fragments "$set")
 out=$(build_dir "$variant" "$set")
 [ -f "$tree/Makefile" ] || die "no $variant tree at $tree (run scripts/checkout-base.sh, apply-series.sh or, for pN, make-prefix-tree.sh)"
 if [ "$variant" = floor ] &&
 	! git -C "$tree" apply -R --check "$(floor_diff)" 2>/dev/null; then
 	die "the floor tree $tree lacks $(floor_diff) (run scripts/make-floor-tree.sh)"
 fi
-# (Outside the loop: a die in a command substitution would not stop us.)
-fl=$(configset_fragments "$set")
 frags=()
 for f in $fl; do
 	frags+=("$REPO_ROOT/config-fragments/$f.config")

@@ -2,14 +2,18 @@
 # Build tests/kmem-bench (the accounted-allocation microbenchmark module)
 # against a built kernel and pack it as a small cpio that boot-guest.sh
 # appends to the initramfs of that kernel.
-# Usage: scripts/build-kmem-bench.sh base|patched|floor CONFIGSET
+# Usage: scripts/build-kmem-bench.sh base|patched|floor|pN CONFIGSET
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+case "${1:-}" in
+-h | --help) print_usage "$0"; exit 0 ;;
+esac
+[ $# -eq 2 ] || die "usage: $0 base|patched|floor|pN CONFIGSET (see --help)"
 load_base
 
-[ $# -eq 2 ] || die "usage: $0 base|patched|floor CONFIGSET"
 tree=$(tree_dir "$1")
+configset_fragments "$2" >/dev/null
 out=$(build_dir "$1" "$2")
 if [ ! -f "$out/.harness-source" ] || [ ! -f "$out/Module.symvers" ]; then
 	die "$out is no complete build with modules (run scripts/build-kernel.sh $1 $2 bzImage modules)"

@@ -1,5 +1,6 @@
 #!/bin/bash
 # Make (or refresh) the worktree of the unpatched base kernel.
+# Usage: [BASE=6.1] scripts/checkout-base.sh
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"

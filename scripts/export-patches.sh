@@ -6,9 +6,9 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+branch_arg "$0" "$@"
 load_base
 
-branch_arg "$0" "$@"
 repo=$(src_repo)
 base=$(base_ref)
 git -C "$repo" rev-parse -q --verify "$ref^{commit}" >/dev/null || die "no branch '$ref' in $repo"

@@ -39,8 +39,7 @@ tarball="$d/pkg/$pkg-$ver/usr/src/$pkg.tar.xz"
 if [ ! -f "$tarball" ]; then
 	if [ ! -f "$deb" ]; then
 		msg "downloading $pkg $ver from Debian $BASE_SUITE"
-		(cd "$d/cache/archives/partial" &&
-			apt-get -q "${APT_OPTS[@]}" download "$pkg=$ver" >"$d/download.log" 2>&1) ||
+		apt_get "$d/cache/archives/partial" "$d/download.log" download "$pkg=$ver" ||
 			die "download of $pkg $ver failed (log: $d/download.log)"
 		mv "$d/cache/archives/partial/${pkg}_${ver}_all.deb" "$deb"
 	fi
@@ -57,8 +56,7 @@ f="$d/src/linux_$upver.orig.tar.xz"
 if [ ! -f "$f" ]; then
 	msg "downloading Debian's linux_$upver.orig.tar.xz (source package linux $ver)"
 	mkdir -p "$d/src/partial"
-	(cd "$d/src/partial" &&
-		apt-get -q "${APT_OPTS[@]}" source --download-only "linux=$ver" >"$d/source.log" 2>&1) ||
+	apt_get "$d/src/partial" "$d/source.log" source --download-only "linux=$ver" ||
 		die "download of source package linux $ver failed (log: $d/source.log)"
 	mv "$d/src/partial/linux_$upver.orig.tar.xz" "$f"
 	rm -rf "$d/src/partial"

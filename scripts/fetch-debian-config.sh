@@ -17,12 +17,8 @@ need_cmd dpkg-deb dpkg
 need_cmd xz xz-utils
 
 pkg=${BASE_PKG/linux-source-/linux-config-}
-opts=()
-if [ -n "${BASE_SUITE:-}" ]; then
-	private_apt
-	opts=("${APT_OPTS[@]}")
-fi
-vers=$(apt-cache "${opts[@]}" show "$pkg" 2>/dev/null | sed -n 's/^Version: //p' | sort -V) || vers=''
+[ -z "${BASE_SUITE:-}" ] || private_apt
+vers=$(apt-cache "${APT_OPTS[@]}" show "$pkg" 2>/dev/null | sed -n 's/^Version: //p' | sort -V) || vers=''
 [ -n "$vers" ] || die "Debian package '$pkg' is not available (apt sources${BASE_SUITE:+ of $BASE_SUITE})"
 if grep -qxF "$BASE_PKG_VERSION" <<<"$vers"; then
 	ver=$BASE_PKG_VERSION
@@ -36,7 +32,7 @@ if [ ! -f "$cfg" ]; then
 	rm -rf "$d.new"
 	mkdir -p "$d.new/dl"
 	msg "downloading $pkg $ver"
-	(cd "$d.new/dl" && apt-get -q "${opts[@]}" download "$pkg=$ver" >../download.log 2>&1) ||
+	apt_get "$d.new/dl" "$d.new/download.log" download "$pkg=$ver" ||
 		die "download of $pkg $ver failed (log: $d.new/download.log)"
 	dpkg-deb -x "$d.new/dl/"*.deb "$d.new/x"
 	xz=$(find "$d.new/x" -name 'config.amd64_none_amd64.xz' | head -n 1)

@@ -46,8 +46,7 @@ for c in "${cands[@]}"; do
 		msg "downloading Debian's orig tarball of $up (source package $src)"
 		rm -rf "$d/src/partial"
 		mkdir -p "$d/src/partial"
-		if ! (cd "$d/src/partial" &&
-			apt-get -q "${APT_OPTS[@]}" source --download-only "$src" >"$d/source.log" 2>&1); then
+		if ! apt_get "$d/src/partial" "$d/source.log" source --download-only "$src"; then
 			grep -q '404' "$d/source.log" ||
 				die "download of source package $src failed (log: $d/source.log)"
 			msg "note: the mirror does not serve $src (HTTP 404), trying the next"

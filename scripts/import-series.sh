@@ -7,9 +7,9 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+branch_arg "$0" "$@"
 load_base
 
-branch_arg "$0" "$@"
 repo=$(src_repo)
 cover="$REPO_ROOT/$BASE_PATCHDIR/0000-cover-letter.patch"
 [ -f "$cover" ] || die "no cover letter $cover"

@@ -1,5 +1,5 @@
+#!/bin/bash
 # Common helpers for the harness scripts. Sourced, not run.
-# shellcheck shell=bash
 
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export REPO_ROOT
@@ -27,11 +27,27 @@ msg() {
 	printf '==> %s\n' "$*" >&2
 }
 
+# load_base: the settings of bases/$BASE.conf (an unknown BASE dies naming
+# the bases there), then need_cache and a check of KSRC: every script that
+# writes the cache loads its base first (after --help and its arguments'
+# syntax), so these fail before anything is done.
 load_base() {
-	local conf="$REPO_ROOT/bases/$BASE.conf"
-	[ -f "$conf" ] || die "unknown base '$BASE' (no $conf)"
+	local conf="$REPO_ROOT/bases/$BASE.conf" err
+	[ -f "$conf" ] || die "unknown base '$BASE' (bases: $(list_bases | tac | paste -sd' ' -))"
 	# shellcheck source=../bases/6.1.conf
 	. "$conf"
+	need_cache
+	if [ -n "${KSRC:-}" ] && ! err=$(git -C "$KSRC" rev-parse --git-dir 2>&1 >/dev/null); then
+		die "KSRC=$KSRC: ${err:-not a git repository} (a tree owned by another user needs: git config --global --add safe.directory $KSRC)"
+	fi
+}
+
+# need_cache: die, before anything is made there, unless $CACHE_DIR is (or
+# can be made) a directory this user can write.
+need_cache() {
+	if ! mkdir -p "$CACHE_DIR" 2>/dev/null || [ ! -w "$CACHE_DIR" ]; then
+		die "the cache directory $CACHE_DIR is not writable: run as root, or set CACHE_DIR to a writable directory"
+	fi
 }
 
 # need_cmd CMD PACKAGE: fail naming the Debian package that provides CMD.
@@ -152,7 +168,7 @@ configset_fragments() {
 	nomemcg) echo "$b no-memcg" ;;
 	vmemmap) echo "$b memcg selftests vmemmap" ;;
 	distro) echo "$b memcg selftests distro-$BASE" ;;
-	*) die "unknown config set '$1' (test, bench, debug, kasan, faultinj, slab, nomemcg, vmemmap, distro)" ;;
+	*) die "unknown config set '$1' (config sets: test, bench, debug, kasan, faultinj, slab, nomemcg, vmemmap, distro)" ;;
 	esac
 }
 
@@ -160,14 +176,28 @@ configset_fragments() {
 # apply-series.sh uses, checked out at each patch in turn by run-tests.sh),
 # floor (the applied series plus floor_diff, made by make-floor-tree.sh;
 # benchmarked only, never a kernel to use), or pN (the base plus the first N
-# patches, made by make-prefix-tree.sh; benchmarked only).
+# patches, made by make-prefix-tree.sh; benchmarked only). A pN past the
+# series' prefixes dies here, before anything is prepared.
 tree_dir() {
 	case "$1" in
 	base | patched | floor) printf '%s/trees/%s\n' "$(work_dir)" "$1" ;;
 	bisect) printf '%s/trees/apply\n' "$(work_dir)" ;;
-	p[1-9] | p[1-9][0-9]) printf '%s/trees/%s\n' "$(work_dir)" "$1" ;;
+	p[1-9] | p[1-9][0-9])
+		check_prefix "$1"
+		printf '%s/trees/%s\n' "$(work_dir)" "$1"
+		;;
 	*) die "unknown kernel variant '$1' (base, patched, floor or pN: base + N patches)" ;;
 	esac
+}
+
+# check_prefix pN: die unless pN is a prefix of the base's series: N from 1
+# to one less than its number of patches (all of them is 'patched'). Reads
+# the series file only (the base need not be prepared).
+check_prefix() {
+	local n
+	n=$(series_patches | wc -l)
+	[ "${1#p}" -lt "$n" ] ||
+		die "$1: the $BASE series has $n patches: its prefixes are p1..p$((n - 1)) (all $n is 'patched')"
 }
 
 # The one source tree every kernel of a base is compiled from
@@ -193,7 +223,7 @@ mode_field() {
 	local m
 	m=$(awk -v m="$1" -v n="$2" '$1 == m { print $n; found = 1 } END { exit !found }' \
 		"$REPO_ROOT/modes.conf") ||
-		die "unknown mode '$1' (known: $(awk '!/^#/ && NF { printf "%s ", $1 }' "$REPO_ROOT/modes.conf"))"
+		die "unknown mode '$1' (modes: $(awk '!/^#/ && NF { print $1 }' "$REPO_ROOT/modes.conf" | paste -sd' ' -))"
 	[ "$m" = - ] || printf '%s\n' "$m"
 }
 
@@ -218,9 +248,10 @@ initramfs_path() {
 	printf '%s/build/initramfs.cpio\n' "$(work_dir)"
 }
 
-# print_usage SCRIPT: the comment block at the top of SCRIPT.
+# print_usage SCRIPT: the comment block at the top of SCRIPT (the comment
+# lines after the #! line), on stdout: what -h and --help print.
 print_usage() {
-	sed -n '2,/^set -euo/p' "$1" | sed '$d; s/^# \{0,1\}//'
+	awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$1"
 }
 
 # no_args SCRIPT ARGS...: for scripts that take no arguments but --help.
@@ -306,12 +337,32 @@ apt_in() {
 	: >"$d/status"
 	if [ -z "$(find "$d/lists" -maxdepth 1 \( -name '*Packages*' -o -name '*Sources*' \) -mmin -1440 2>/dev/null)" ]; then
 		msg "updating the lists of $what (private, under $d)"
-		if ! apt-get -q "${APT_OPTS[@]}" update >"$d/update.log" 2>&1; then
+		if ! apt_get "$d" "$d/update.log" update; then
 			[ -n "$(find "$d/lists" -maxdepth 1 \( -name '*Packages*' -o -name '*Sources*' \))" ] ||
 				die "cannot fetch the lists of $what (log: $d/update.log)"
 			msg "warning: update of $what failed, using the lists from $(date -r "$d/lists" +%F)"
 		fi
 	fi
+}
+
+# Without apt_in: the host's apt.
+APT_DIR='' APT_OPTS=()
+
+# apt_get DIR LOG ARGS...: apt-get -q ARGS with APT_OPTS, run in DIR (where
+# a download lands), its output in LOG. Locks are waited for up to 10
+# minutes: dpkg's with DPkg::Lock::Timeout (as scripts/install-deps.sh),
+# the private lists of an apt_in with flock (apt does not wait for a lists
+# lock: another harness run updating them). A lock still held dies saying
+# so; any other failure returns apt-get's status (the caller says what).
+apt_get() {
+	local dir=$1 log=$2 rc=0 lock=()
+	shift 2
+	[ -z "$APT_DIR" ] || lock=(flock -w 600 -E 75 "$APT_DIR/harness.lock")
+	(cd "$dir" && exec "${lock[@]}" apt-get -q -o DPkg::Lock::Timeout=600 "${APT_OPTS[@]}" "$@") >"$log" 2>&1 || rc=$?
+	if [ "$rc" = 75 ] || grep -q '^E: Could not get lock' "$log"; then
+		die "apt-get $1: another apt-get or dpkg held the lock it needs (waited up to 10 minutes); run again when that one is done (log: $log)"
+	fi
+	return "$rc"
 }
 
 # The key Debian's archive is signed with, as the sources lines name it.
@@ -334,3 +385,9 @@ pack_cpio() {
 	(cd "$1" && find . -print0 | LC_ALL=C sort -z |
 		cpio --null --reproducible -o -H newc --quiet) >"$2"
 }
+
+# Run, not sourced: --help prints the comment at the top.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	case "${1:-}" in -h | --help) print_usage "$0"; exit 0 ;; esac
+	die "$0 is sourced by the other scripts, not run (see --help)"
+fi

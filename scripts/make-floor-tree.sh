@@ -10,6 +10,7 @@
 # objects charged). A tree that already is exactly that is left alone
 # (builds stay incremental). If the experiment does not apply, print git's
 # message and leave the floor tree on the series commit, without it.
+# Usage: [BASE=6.1] scripts/make-floor-tree.sh
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"

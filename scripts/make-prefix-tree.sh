@@ -18,6 +18,7 @@ load_base
 variant=$1
 [[ $variant =~ ^p([1-9][0-9]?)$ ]] || die "a prefix variant is p1, p2, ... (got '$variant')"
 n=${BASH_REMATCH[1]}
+check_prefix "$variant"
 repo=$(src_repo)
 base=$(base_ref)
 git -C "$repo" rev-parse --verify -q "$(series_branch)^{commit}" >/dev/null ||

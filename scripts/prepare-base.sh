@@ -3,6 +3,7 @@
 # cache and turn it into a git repository with one commit, tagged
 # debian-base, that records the package version and `make kernelversion`.
 # With KSRC=/path/to/linux, check that tree instead and touch nothing.
+# Usage: [BASE=6.1] [KSRC=/path/to/linux] scripts/prepare-base.sh
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -18,9 +19,7 @@ check_version() {
 }
 
 if [ -n "${KSRC:-}" ]; then
-	if ! err=$(git -C "$KSRC" rev-parse --git-dir 2>&1 >/dev/null); then
-		die "KSRC=$KSRC: ${err:-not a git repository} (a tree owned by another user needs: git config --global --add safe.directory $KSRC)"
-	fi
+	# (load_base checked that KSRC is a git repository.)
 	ref=$(base_ref)
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT

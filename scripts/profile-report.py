@@ -124,16 +124,21 @@ def compare_kernels(pa, pb, top):
 
 def main():
     args = sys.argv[1:]
+    if args[:1] in (['-h'], ['--help']):
+        print(__doc__.strip())
+        return
     top = 40
     if len(args) >= 2 and args[0] == '--top':
+        if not args[1].isdigit() or int(args[1]) < 1:
+            die('--top wants a number, 1 or more, got %r' % args[1])
         top = int(args[1])
         args = args[2:]
     if len(args) == 3 and args[0] == '--kernels':
         compare_kernels(args[1], args[2], top)
         return
-    if len(args) not in (1, 2) or args[0].startswith('--'):
+    if len(args) not in (1, 2) or args[0].startswith('-'):
         die('usage: profile-report.py [--top N] PROFILE [NOKMEM_PROFILE]\n'
-            '       profile-report.py [--top N] --kernels PROFILE_A PROFILE_B')
+            '       profile-report.py [--top N] --kernels PROFILE_A PROFILE_B (see --help)')
     mapfile = system_map(args[0])
     a, ca, ka = load(args[0], mapfile)
     if len(args) == 1:

@@ -35,7 +35,6 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
-load_base
 
 cfg=bench skip=1500 calls=200 after='' salt='' pos=()
 while [ $# -gt 0 ]; do
@@ -57,7 +56,8 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ ${#pos[@]} -eq 4 ] || die "usage: $0 [--config SET] [--skip N] [--calls K] [--after FUNCTION] [--salt I] VARIANT MODE WORKLOAD MARKER"
+[ ${#pos[@]} -eq 4 ] || die "usage: $0 [--config SET] [--skip N] [--calls K] [--after FUNCTION] [--salt I] VARIANT MODE WORKLOAD MARKER (see --help)"
+load_base
 if [ -n "$salt" ] && ! [[ $salt =~ ^[1-9][0-9]*$ && $salt -ge 2 ]]; then
 	die "--salt wants a number, 2 or more (run-bench.sh's first boot has no salt)"
 fi
@@ -79,6 +79,7 @@ bench:*) die "unknown bench part '$wl' (known: $bench_parts)" ;;
 *) [[ ",$known," == *",$wl,"* ]] || die "unknown workload '$wl' (known: $known, $bench_parts)" ;;
 esac
 mode_field "$mode" 2 >/dev/null
+tree_dir "$variant" >/dev/null
 map="$(build_dir "$variant" "$cfg")/System.map"
 [ -f "$map" ] || die "no $variant/$cfg kernel built ($map missing): run BASE=$BASE scripts/run-bench.sh --config $bench_cfg first"
 addr=$(awk -v s="$marker" '$3 == s { print $1; exit }' "$map")
@@ -88,6 +89,7 @@ if [ -n "$after" ]; then
 	arm=$(awk -v s="$after" '$3 == s { print $1; exit }' "$map")
 	[ -n "$arm" ] || die "no function $after in $map"
 fi
+"$REPO_ROOT/scripts/install-deps.sh" --bases "$BASE" --groups profile
 need_cmd pkg-config pkg-config
 pkg-config --exists glib-2.0 || die "glib is missing (package libglib2.0-dev)"
 
@@ -102,7 +104,7 @@ if [ ! -f "$hdr" ]; then
 		"deb-src $DEBIAN_KEY http://deb.debian.org/debian bookworm-updates main"
 	rm -rf "$pd/src" && mkdir -p "$pd/src"
 	msg "downloading Debian's source package qemu $srcver (for qemu-plugin.h)"
-	(cd "$pd/src" && apt-get -q "${APT_OPTS[@]}" source --download-only "qemu=$srcver" >"$pd/download.log" 2>&1) ||
+	apt_get "$pd/src" "$pd/download.log" source --download-only "qemu=$srcver" ||
 		die "download of the source package qemu $srcver failed (log: $pd/download.log)"
 	orig=$(find "$pd/src" -maxdepth 1 -name 'qemu_*.orig.tar.*' | head -n 1)
 	[ -n "$orig" ] || die "no upstream tarball in $pd/src"

@@ -48,7 +48,6 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
-load_base
 
 kernels=base,patched modes=root,default,noslab,nomemobj,nokmem count=100000 accel=(--icount) cfg=bench
 workloads='' boots=1 cpus=1
@@ -73,6 +72,8 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+# Every argument is checked here, before anything is installed or made.
+load_base
 if ! [[ $count =~ ^[1-9][0-9]{0,7}$ ]] || [ "$count" -gt 10000000 ]; then
 	die "--count wants 1..10000000, got '$count'"
 fi
@@ -87,13 +88,19 @@ for w in ${workloads//,/ }; do
 done
 IFS=, read -ra kernels <<<"$kernels"
 IFS=, read -ra modes <<<"$modes"
+[ $((${#kernels[@]} * ${#modes[@]})) -gt 0 ] || die "--kernels and --modes want at least one name each"
 for k in "${kernels[@]}"; do
+	# (bisect: run-tests.sh's scratch tree, no kernel to benchmark)
+	[ "$k" != bisect ] || die "unknown kernel 'bisect' (kernels: base, patched, floor, pN)"
 	tree_dir "$k" >/dev/null
-	[ "$k" != floor ] || [ -n "${BASE_FLOOR:-}" ] || die "no floor experiment for base $BASE (BASE_FLOOR in bases/$BASE.conf)"
+	[ "$k" != floor ] || floor_diff >/dev/null
 done
 for m in "${modes[@]}"; do mode_field "$m" 2 >/dev/null; done
+if [ "${accel[0]}" != --icount ] && { [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; }; then
+	die "--kvm: /dev/kvm is missing or not usable by this user"
+fi
 
-"$REPO_ROOT/scripts/install-deps.sh"
+"$REPO_ROOT/scripts/install-deps.sh" --bases "$BASE" --groups bench
 "$REPO_ROOT/scripts/prepare-base.sh"
 "$REPO_ROOT/scripts/checkout-base.sh"
 "$REPO_ROOT/scripts/apply-series.sh"
@@ -159,7 +166,7 @@ if [ "${accel[0]}" = --icount ]; then
 else
 	method="QEMU KVM -cpu host, $cpus vCPU(s): wall-clock ns"
 fi
-python3 "$REPO_ROOT/scripts/bench-report.py" --method "$method" \
+python3 "$REPO_ROOT/scripts/bench-report.py" --method "$method" --config "$cfg" \
 	--base-desc "$(git -C "$(tree_dir base)" log -1 --format=%s)" \
 	--kernels "$(IFS=,; echo "${kernels[*]}")" --modes "$(IFS=,; echo "${modes[*]}")" \
 	--workloads "$workloads" --boots "$boots" --cpus "$cpus" --stress-ng "$sng" "$res"

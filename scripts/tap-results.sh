@@ -7,10 +7,13 @@
 # before the limit, e.g. from the OOM killer, is an "(exit)").
 # Usage: scripts/tap-results.sh CONSOLE-LOG
 set -euo pipefail
-if [ $# -ne 1 ] || [ ! -f "${1:-}" ]; then
-	echo "usage: $0 CONSOLE-LOG" >&2
-	exit 2
-fi
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+case "${1:-}" in
+-h | --help) print_usage "$0"; exit 0 ;;
+esac
+[ $# -eq 1 ] || die "usage: $0 CONSOLE-LOG (see --help)"
+[ -f "$1" ] || die "no console log '$1'"
 awk '
 /^HARNESS-BEGIN tap:/ { prog = substr($2, 5); next }
 /^HARNESS-END tap:/ { prog = ""; next }

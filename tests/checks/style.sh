@@ -7,8 +7,15 @@
 # shellcheck disable=SC2154
 
 checkpatch_clean() {
-	local out cs=()
-	[ -f /usr/share/codespell/dictionary.txt ] && cs=(--codespell)
+	local out cs=() d
+	# checkpatch looks for codespell's dictionary under /usr/share only;
+	# Debian 12's codespell has it in its Python package.
+	for d in /usr/share/codespell/dictionary.txt /usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt; do
+		if [ -f "$d" ]; then
+			cs=(--codespell --codespellfile "$d")
+			break
+		fi
+	done
 	# Debian's python3 (with python3-ply, python3-git) for spdxcheck.py.
 	# UNKNOWN_COMMIT_ID: the base repository holds one commit and no
 	# upstream history, so every upstream commit a message names would be
