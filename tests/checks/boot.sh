@@ -159,6 +159,19 @@ guest_why_fixture() {
 	return $rc
 }
 
+# try_kernel VARIANT APPEND SLAB STACKS: scripts/try-kernel.sh, given the
+# VARIANT's test bzImage as a user's own kernel and APPEND on its command
+# line, says slab objects are SLAB ("charged" or "not charged") and
+# kernel stacks STACKS.
+try_kernel() {
+	local out
+	out=$(OUT_DIR="$logdir/try-$1" "$REPO_ROOT/scripts/try-kernel.sh" --append "$2" \
+		"$(build_dir "$1" test)/arch/x86/boot/bzImage" 2>&1) || { printf '%s\n' "$out"; return 1; }
+	printf '%s\n' "$out"
+	grep -q "^flag: slab objects .*: $3 (" <<<"$out" || { echo "slab objects: expected '$3'"; return 1; }
+	grep -q "^flag: kernel stacks .*: $4 (" <<<"$out" || { echo "kernel stacks: expected '$4'"; return 1; }
+}
+
 group_boot() {
 	cpus=${cpus:-${BASE_TEST_CPUS:-2}}
 	note "group boot (guests with $cpus vCPUs)"
@@ -221,6 +234,13 @@ group_boot() {
 		check "boot: no noslab line with cgroup_disable=memory" \
 			boot_option memcgoff "cgroup_disable=memory cgroup.memory=noslab" no
 	fi
+	# A kernel of one's own with the flag (README: scripts/try-kernel.sh):
+	# the patched kernel leaves slab objects uncharged, the base ignores
+	# the option.
+	check "boot: try-kernel.sh: patched kernel with cgroup.memory=noslab charges kernel stacks, not slab objects" \
+		try_kernel patched cgroup.memory=noslab "not charged" charged
+	check "boot: try-kernel.sh: base kernel with cgroup.memory=noslab still charges slab objects" \
+		try_kernel base cgroup.memory=noslab charged charged
 	# Third-party workloads run in the guest (a smoke run on the newest
 	# base: two stressors, a tenth of their bogo ops; --full: every base;
 	# scripts/run-bench.sh --workloads measures).
