@@ -295,10 +295,41 @@ def main():
                            f"cross-cgroup ping-pong overhead = {ratio} the same-cgroup overhead.")
         out.append("")
 
+    # Kept objects (7.2 series, kernels with SLUB_STATS: --config test):
+    # per accounted allocation of a part, how many came from a slot of
+    # objects kept charged (alloc_charged), how many frees were kept
+    # (free_charged), and the slots flushed (charged_flush).
+    hits = {}
+    for k in kernels:
+        for m in modes:
+            p = os.path.join(a.dir, f"{k}-{m}.hits")
+            hits[(k, m)] = ({r["label"]: r for r in json_lines(p)}
+                            if os.path.exists(p) else {})
+    if any(hits.values()):
+        out.append("### kept objects per accounted allocation (SLUB_STATS: "
+                   "alloc_charged / allocations, free_charged / allocations, charged_flush)")
+        out.append("```")
+        cols = [(k, m) for m in modes for k in kernels if hits[(k, m)]]
+        out.append(f"{'part':<20}" + "".join(f"{k + ' ' + m:>24}" for k, m in cols))
+        labels = []
+        for c in cols:
+            labels += [l for l in hits[c] if l not in labels]
+        for l in labels:
+            row = f"{l:<20}"
+            for c in cols:
+                r = hits[c].get(l)
+                cell = "-" if not r or not r["calls"] else \
+                    f"{r['alloc_charged'] / r['calls']:.2f} {r['free_charged'] / r['calls']:.2f} {r['charged_flush']}"
+                row += f"{cell:>24}"
+            out.append(row)
+        out.append("```")
+        out.append("")
+
     with open(os.path.join(a.dir, "report.md"), "w") as f:
         f.write("\n".join(out) + "\n")
     with open(os.path.join(a.dir, "report.json"), "w") as f:
         json.dump({"method": a.method, "base": a.base_desc, "results": data,
+                   "kept_hits": {f"{k} {m}": v for (k, m), v in hits.items() if v},
                    "overhead_vs_nokmem": derived, "errors": ERRORS,
                    "boots": a.boots, "spread_pct": SPREAD},
                   f, indent=1, sort_keys=True)

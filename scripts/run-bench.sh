@@ -125,7 +125,7 @@ res="$OUT_DIR/bench-$BASE"
 [ "$cfg" = test ] || [ "$cfg" = bench ] || res+="-$cfg"
 [ "$cpus" = 1 ] || res+="-smp$cpus"
 mkdir -p "$res"
-rm -f "$res"/*.json "$res"/*.txt "$res"/*.cpu "$res"/*-workloads*.log
+rm -f "$res"/*.json "$res"/*.txt "$res"/*.cpu "$res"/*.hits "$res"/*-workloads*.log
 for k in "${kernels[@]}"; do
 	for m in "${modes[@]}"; do
 		log="$res/$k-$m.log"
@@ -135,6 +135,7 @@ for k in "${kernels[@]}"; do
 		emitted bench.json "$log" >"$res/$k-$m.json"
 		emitted kmem.txt "$log" >"$res/$k-$m.txt"
 		emitted cpu.txt "$log" >"$res/$k-$m.cpu"
+		emitted hits.json "$log" >"$res/$k-$m.hits"
 		[ -s "$res/$k-$m.json" ] || die "no benchmark output from $k in mode $m (console log: $log)"
 		grep -q "^HARNESS: $cpus CPUs online" "$log" ||
 			die "$k in mode $m brought up $(sed -n 's/^HARNESS: \([0-9]*\) CPUs online.*/\1/p' "$log") CPUs, not --cpus $cpus (CONFIG_NR_CPUS?; console log: $log)"

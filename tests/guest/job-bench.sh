@@ -63,18 +63,49 @@ for part in $(echo "$parts" | tr , ' '); do
 done
 want() { case ",$parts," in *,"$1",* | *,"$1":*) return 0 ;; esac; return 1; }
 : >/tmp/bench.json
+# How often a kept object served an accounted allocation, where the kernel
+# has SLUB_STATS with the kept objects' counters (the test config set:
+# run-bench.sh --config test): kept_counts sums alloc_charged,
+# free_charged and charged_flush over every cache (each once: merged
+# caches' aliases are symlinks), and hits LABEL CALLS records the
+# difference since the last kept_counts in /tmp/hits.json, with the number
+# of accounted allocations the part made (CALLS).
+kept_counts() {
+	for _s in alloc_charged free_charged charged_flush; do
+		for _d in /sys/kernel/slab/*; do
+			[ -L "$_d" ] || cat "$_d/$_s"
+		done | awk '{ n += $1 } END { printf "%d ", n }'
+	done
+}
+stats=''
+[ ! -f /sys/kernel/slab/kmalloc-cg-64/alloc_charged ] || stats=1
+: >/tmp/hits.json
+last=''
+[ -z "$stats" ] || last=$(kept_counts)
+hits() {
+	[ -n "$stats" ] || return 0
+	_now=$(kept_counts)
+	# shellcheck disable=SC2086 # two lists of three numbers
+	set -- "$1" "$2" $last $_now
+	printf '{"label": "%s", "calls": %d, "alloc_charged": %d, "free_charged": %d, "charged_flush": %d}\n' \
+		"$1" "$2" $(($6 - $3)) $(($7 - $4)) $(($8 - $5)) >>/tmp/hits.json
+	last=$(kept_counts)
+}
 if want pair; then
 	run_in "$cg" /tests/mq-bench --json --count "$count" --cpu 0 \
 		--label pair >>/tmp/bench.json || exit 1
+	hits pair "$count"
 fi
 if want pingpong-same; then
 	run_in "$cg" /tests/mq-bench --json --mode pingpong --count $((count / 10)) \
 		--cpu 0 --label pingpong-same >>/tmp/bench.json || exit 1
+	hits pingpong-same $((count / 10 + count / 10))
 fi
 # The receiver of the cross-cgroup ping-pong moves itself to cg2.
 if want pingpong-cross; then
 	run_in "$cg" /tests/mq-bench --json --mode pingpong --count $((count / 10)) \
 		--cpu 0 --cgroup2 "$cg2" --label pingpong-cross >>/tmp/bench.json || exit 1
+	hits pingpong-cross $((count / 10 + count / 10))
 fi
 # cgroups FIRST N: N cgroups of their own (in mode root, the root N times),
 # comma-separated, for mq-bench --procs.
@@ -98,23 +129,28 @@ smpc=$((count / 10))
 if want smp-pairs; then
 	/tests/mq-bench --json --procs "$ncpu" --cpu 0 --count "$count" \
 		--cgroup "$(cgroups 0 "$ncpu")" --label smp-pairs >>/tmp/bench.json || exit 1
+	hits smp-pairs $((ncpu * count))
 fi
 if want smp-stream-1cpu; then
 	run_in "$cg" /tests/mq-bench --json --mode stream --count "$smpc" \
 		--cpu 0 --cpu2 0 --label smp-stream-1cpu >>/tmp/bench.json || exit 1
+	hits smp-stream-1cpu "$smpc"
 fi
 if want smp-stream-2cpu; then
 	run_in "$cg" /tests/mq-bench --json --mode stream --count "$smpc" \
 		--cpu 0 --cpu2 1 --label smp-stream-2cpu >>/tmp/bench.json || exit 1
+	hits smp-stream-2cpu "$smpc"
 fi
 if want smp-pingpong-2cpu; then
 	run_in "$cg" /tests/mq-bench --json --mode pingpong --count "$smpc" \
 		--cpu 0 --cpu2 1 --label smp-pingpong-2cpu >>/tmp/bench.json || exit 1
+	hits smp-pingpong-2cpu $((smpc * 2))
 fi
 if want smp-storm; then
 	others=$(cgroups 1 $((ncpu - 1))) || exit 1
 	/tests/mq-bench --json --procs $((ncpu - 1)) --cpu 1 --count "$count" \
 		--cgroup "$others" --label smp-nostorm >>/tmp/bench.json || exit 1
+	hits smp-nostorm $(((ncpu - 1) * count))
 	storm=$(make_child_cgroup bench-storm) || exit 1
 	# The storm cgroup's usage: 4 MiB of anonymous memory (no swap).
 	(echo 0 >"$storm/cgroup.procs" && exec sh -c 'x=$(yes abcdefghijklmno | head -c 4194304); while :; do sleep 1000; done # $x') &
@@ -127,9 +163,11 @@ if want smp-storm; then
 	done
 	taskset 1 sh -c "while :; do echo 0 >$storm/memory.high; done" &
 	writer=$!
+	[ -z "$stats" ] || last=$(kept_counts)
 	/tests/mq-bench --json --procs $((ncpu - 1)) --cpu 1 --count "$count" \
 		--cgroup "$others" --label smp-storm >>/tmp/bench.json
 	rc=$?
+	hits smp-storm $(((ncpu - 1) * count))
 	kill "$writer" "$holder" 2>/dev/null
 	wait "$writer" "$holder" 2>/dev/null
 	echo "HARNESS: storm cgroup $storm: memory.events $(tr '\n' ' ' <"$storm/memory.events")"
@@ -146,4 +184,5 @@ if want kmem && [ -f /lib/modules/kmem_bench.ko ]; then
 	emit_file kmem.txt /tmp/kmem.txt
 fi
 emit_file bench.json /tmp/bench.json
+[ -z "$stats" ] || emit_file hits.json /tmp/hits.json
 emit_cpu
