@@ -21,9 +21,17 @@ checkpatch_clean() {
 	# upstream history, so every upstream commit a message names would be
 	# "unknown" here; their form ('commit <12 digits> ("<subject>")') is
 	# still checked (GIT_COMMIT_ID).
-	out=$(cd "$base_tree" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict "${cs[@]}" --ignore UNKNOWN_COMMIT_ID --terse --no-summary --showfile "$1") || true
-	printf '%s\n' "$out"
-	! printf '%s\n' "$out" | grep -qE ': (ERROR|WARNING|CHECK):'
+	# And once more with --no-tree, as a reviewer without this tree runs
+	# it: some checks of a commit's description only fire there.
+	# checkpatch exits non-zero on any ERROR, WARNING or CHECK, and on a
+	# file it cannot read.
+	local t rc=0
+	for t in '' --no-tree; do
+		out=$(cd "$base_tree" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict ${t:+"$t"} \
+			"${cs[@]}" --ignore UNKNOWN_COMMIT_ID --terse --no-summary --showfile "$1" 2>&1) || rc=1
+		[ -z "$out" ] || printf '%s: %s\n' "${t:-with the tree}" "$out"
+	done
+	return "$rc"
 }
 
 patch_form() {
