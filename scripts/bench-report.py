@@ -296,9 +296,9 @@ def main():
         out.append("")
 
     # Kept objects (7.2 series, kernels with SLUB_STATS: --config test):
-    # per accounted allocation of a part, how many came from a slot of
+    # per message of a part, how many allocations came from a slot of
     # objects kept charged (alloc_charged), how many frees were kept
-    # (free_charged), and the slots flushed (charged_flush).
+    # (free_charged), and the objects drains flushed (charged_flush).
     hits = {}
     for k in kernels:
         for m in modes:
@@ -306,8 +306,12 @@ def main():
             hits[(k, m)] = ({r["label"]: r for r in json_lines(p)}
                             if os.path.exists(p) else {})
     if any(hits.values()):
-        out.append("### kept objects per accounted allocation (SLUB_STATS: "
-                   "alloc_charged / allocations, free_charged / allocations, charged_flush)")
+        out.append("### objects kept charged (SLUB_STATS), per message of the part "
+                   "(pair, stream: messages; ping-pong: 2 a round trip; smp-pairs, storm: "
+                   "all processes' messages): allocations a kept object served "
+                   "(alloc_charged), frees kept (free_charged), and the number of kept "
+                   "objects drains flushed (charged_flush); every accounted allocation "
+                   "of the window counts, not only the messages")
         out.append("```")
         cols = [(k, m) for m in modes for k in kernels if hits[(k, m)]]
         out.append(f"{'part':<20}" + "".join(f"{k + ' ' + m:>24}" for k, m in cols))
