@@ -299,7 +299,7 @@ need_space() {
 	while [ ! -d "$d" ]; do d=$(dirname "$d"); done
 	avail=$(df -Pk "$d" | awk 'NR == 2 { print $4 }')
 	[ "$avail" -ge $(($2 * 1024 * 1024)) ] ||
-		die "$3 needs $2 GiB free on the file system of $d, which has $((avail / 1024)) MiB: free some space, or set CACHE_DIR to another file system (an empty cache grows to about 23 GiB in a run of the test command)"
+		die "$3 needs $2 GiB free on the file system of $d, which has $((avail / 1024)) MiB: free some space, or set CACHE_DIR to another file system (an empty cache grows to about 27 GiB in a run of the test command)"
 }
 
 # checkout_tree DIR COMMIT: DIR, a harness-owned worktree (made if it is not

@@ -37,6 +37,16 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "$kernel" ] || die "no kernel given (see $0 --help)"
+# The options' values, before anything is made (boot-guest.sh checks
+# them again).
+for ((i = 0; i < ${#opts[@]}; i += 2)); do
+	v=${opts[i + 1]}
+	case "${opts[i]}" in
+	--accel) [[ $v == kvm || $v == tcg ]] || die "--accel wants kvm or tcg, got '$v'" ;;
+	--smp) [[ $v =~ ^[1-9][0-9]?$ ]] || die "--smp wants a number of CPUs, got '$v'" ;;
+	--timeout) [[ $v =~ ^[1-9][0-9]*$ ]] || die "--timeout wants seconds, got '$v'" ;;
+	esac
+done
 [ -f "$kernel" ] || die "no file $kernel"
 # An x86 boot image has "HdrS" at offset 0x202.
 [ "$(dd if="$kernel" bs=1 skip=514 count=4 2>/dev/null)" = HdrS ] ||
