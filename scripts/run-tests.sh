@@ -1,8 +1,11 @@
 #!/bin/bash
 # The test command: checks the series of every base and the harness from
 # end to end.
-# Usage: scripts/run-tests.sh [--full] [--base all|7.2|6.12|6.1]
+# Usage: scripts/run-tests.sh [--full] [--base all|BASE[,BASE...]]
 #          [--groups style,apply,bisect,boot,debug,send] [--cpus N]
+# BASE: 7.2, 6.12, 6.1 (bases/*.conf). Without --full, a group runs for a
+# base only if it is in the base's default tier (below): asking for
+# groups that no asked base runs in the default tier is an error.
 # --cpus N: vCPUs of the boot group's guests (1..8; default: the base's
 # BASE_TEST_CPUS, else 2). The debug group's guests have 2.
 # Bases: every bases/<base>.conf, newest first (--base picks some); each
@@ -15,21 +18,28 @@
 # mode nomemobj and the boot-option boots (boot), mode noslab and the
 # base kernel with fault injection (debug).
 # Groups:
-#   style   checkpatch --strict on every patch, patch form, series vs its
-#           directory; once: the series index, shellcheck, -Wall -Wextra
-#           builds of the test programs, the harness's own fixtures
+#   style   checkpatch --strict (with the base tree and --no-tree, with
+#           codespell) on every patch, patch form, series vs its
+#           directory, the distro config fragment vs Debian's config;
+#           once: the series index, shellcheck, -Wall -Wextra builds of
+#           the test programs, stress-ng accepts tests/workloads.conf,
+#           the harness's own fixtures
 #   apply   git am and quilt apply the series; format-patch regenerates it;
 #           the floor experiment (BASE_FLOOR, tests/experiments/) applies;
-#           the series applies to Debian's upstream tarball (BASE_SUITE)
+#           the series applies to Debian's upstream tarball (of the base
+#           release for a BASE_SUITE base, else the newest of
+#           BASE_ORIG_SUITES)
 #   bisect  after each patch, the objects it touches compile with
 #           CONFIG_MEMCG=n, SLUB + MEMCG and (6.1) SLAB + MEMCG
 #   boot    base and patched kernels boot in modes default, noslab, nokmem
 #           (--full: and nomemobj) and run the memcg, mqueue and new
 #           selftests and the harness's own (harness/stock, harness/detect);
 #           a test that passes on the base and fails patched fails here;
-#           tests the base must fail (BASE_MUST_FAIL) fail on it; --full:
-#           the patched kernel boots with cgroup.nomemobj=1, =0, a bad
-#           value, and noslab with cgroup_disable=memory
+#           tests the base must fail (BASE_MUST_FAIL) fail on it;
+#           try-kernel.sh on both kernels with noslab; the newest base:
+#           a stress-ng smoke run (--full: every base); --full: the
+#           patched kernel boots with cgroup.nomemobj=1, =0, a bad value,
+#           and noslab with cgroup_disable=memory
 #   debug   a lockdep + kmemleak + DEBUG_VM (+ fault injection) build of
 #           the patched kernel, without KASAN so that frees reach the
 #           objects kept charged, boots in mode default (--full: and
@@ -54,7 +64,7 @@ groups=style,apply,bisect,boot,debug,send full='' which=all cpus=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--full) full=1 ;;
-	--groups) [ $# -ge 2 ] || die "--groups needs a value"; groups=$2; shift ;;
+	--groups) [ -n "${2:-}" ] || die "--groups needs a value"; groups=$2; shift ;;
 	--base) [ $# -ge 2 ] || die "--base needs a value"; which=$2; shift ;;
 	--cpus) [ $# -ge 2 ] || die "--cpus needs a value"; cpus=$2; shift ;;
 	-h | --help) print_usage "$0"; exit 0 ;;
@@ -93,6 +103,12 @@ base_groups() {
 }
 
 if [ -z "${RUN_TESTS_BASE_RUN:-}" ]; then
+	# Nothing to run is an error, found before the last run's logs go.
+	any=''
+	for b in "${bases[@]}"; do
+		[ -z "$(base_groups "$b")" ] || any=1
+	done
+	[ -n "$any" ] || die "no base of '${bases[*]}' runs the groups '$groups' in the default tier (BASE_TIER1_GROUPS in bases/*.conf); add --full to run them"
 	rm -rf "$OUT_DIR/tests"
 	mkdir -p "$OUT_DIR/tests"
 	# TAP (version 13): this line first, the plan (1..N) after the last
