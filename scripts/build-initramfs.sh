@@ -19,9 +19,7 @@ esac
 load_base
 need_cmd cpio cpio
 need_cmd stress-ng stress-ng
-if ! /bin/busybox --list >/dev/null 2>&1 || ldd /bin/busybox >/dev/null 2>&1; then
-	die "no static /bin/busybox: install Debian package 'busybox-static'"
-fi
+need_busybox
 
 if [ -z "$variant" ]; then
 	variant=base
@@ -50,15 +48,9 @@ gcc -O2 -Wall -Wextra -Werror -static -o "$st/bench/slab-fill" \
 	"$REPO_ROOT/tests/slab-fill.c" -lrt
 
 msg "assembling $out"
-rm -rf "$stage"
-mkdir -p "$stage"/{bin,sbin,proc,sys,dev,tmp,mnt,lib/modules,tests/selftests}
-cp /bin/busybox "$stage/bin/busybox"
-for a in $(/bin/busybox --list); do
-	[ "$a" = busybox ] || ln -s busybox "$stage/bin/$a"
-done
-install -m 0755 "$REPO_ROOT/tests/guest/init" "$stage/init"
+stage_guest "$stage"
+mkdir -p "$stage"/{lib/modules,tests/selftests}
 install -m 0755 "$REPO_ROOT"/tests/guest/job-*.sh "$stage/tests/"
-install -m 0644 "$REPO_ROOT/tests/guest/lib.sh" "$stage/tests/"
 install -m 0755 "$st/bench/mq-bench" "$st/bench/slab-fill" "$stage/tests/"
 install -m 0644 "$REPO_ROOT/tests/workloads.conf" "$stage/tests/"
 # stress-ng is dynamically linked: take the loader and every library ldd

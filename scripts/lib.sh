@@ -377,6 +377,28 @@ private_apt() {
 	mkdir -p "$APT_DIR/pkg"
 }
 
+# need_busybox: a static /bin/busybox, as a guest without libraries needs.
+need_busybox() {
+	if ! /bin/busybox --list >/dev/null 2>&1 || ldd /bin/busybox >/dev/null 2>&1; then
+		die "no static /bin/busybox: install Debian package 'busybox-static'"
+	fi
+}
+
+# stage_guest DIR: the start of a guest initramfs in DIR (made anew):
+# busybox with a link for each applet, the guest's init and the jobs'
+# tests/guest/lib.sh; the caller adds its jobs to DIR/tests.
+stage_guest() {
+	local a
+	rm -rf "$1"
+	mkdir -p "$1"/{bin,sbin,proc,sys,dev,tmp,mnt,tests}
+	cp /bin/busybox "$1/bin/busybox"
+	for a in $(/bin/busybox --list); do
+		[ "$a" = busybox ] || ln -s busybox "$1/bin/$a"
+	done
+	install -m 0755 "$REPO_ROOT/tests/guest/init" "$1/init"
+	install -m 0644 "$REPO_ROOT/tests/guest/lib.sh" "$1/tests/"
+}
+
 # pack_cpio DIR FILE: DIR as a newc cpio archive (an initramfs). Fixed
 # timestamps and order: the same inputs give the same bytes, so icount
 # figures do not move between runs.

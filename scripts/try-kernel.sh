@@ -51,22 +51,13 @@ done
 # An x86 boot image has "HdrS" at offset 0x202.
 [ "$(dd if="$kernel" bs=1 skip=514 count=4 2>/dev/null)" = HdrS ] ||
 	die "$kernel is not an x86 bzImage (arch/x86/boot/bzImage of a kernel build)"
-if ! /bin/busybox --list >/dev/null 2>&1 || ldd /bin/busybox >/dev/null 2>&1; then
-	die "no static /bin/busybox: install Debian package 'busybox-static'"
-fi
+need_busybox
 need_cmd cpio cpio
 
 dir="$OUT_DIR/try-kernel"
 stage="$dir/initramfs.d"
-rm -rf "$stage"
-mkdir -p "$stage"/{bin,sbin,proc,sys,dev,tmp,mnt,tests}
-cp /bin/busybox "$stage/bin/busybox"
-for a in $(/bin/busybox --list); do
-	[ "$a" = busybox ] || ln -s busybox "$stage/bin/$a"
-done
-install -m 0755 "$REPO_ROOT/tests/guest/init" "$stage/init"
+stage_guest "$stage"
 install -m 0755 "$REPO_ROOT/tests/guest/job-flag.sh" "$stage/tests/"
-install -m 0644 "$REPO_ROOT/tests/guest/lib.sh" "$stage/tests/"
 pack_cpio "$stage" "$dir/initramfs.cpio"
 rm -rf "$stage"
 
