@@ -89,7 +89,7 @@ hits() {
 	set -- "$1" "$2" $last $_now
 	printf '{"label": "%s", "calls": %d, "alloc_charged": %d, "free_charged": %d, "charged_flush": %d}\n' \
 		"$1" "$2" $(($6 - $3)) $(($7 - $4)) $(($8 - $5)) >>/tmp/hits.json
-	last=$(kept_counts)
+	last=$_now
 }
 if want pair; then
 	run_in "$cg" /tests/mq-bench --json --count "$count" --cpu 0 \

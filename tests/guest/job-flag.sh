@@ -25,14 +25,7 @@ stat() {
 
 mkdir -p /tmp/flag
 slab0=$(stat slab)
-(
-	echo 0 >"$cg/cgroup.procs" || exit 1
-	i=0
-	while [ "$i" -lt "$n" ]; do
-		: >"/tmp/flag/f$i" || exit 1
-		i=$((i + 1))
-	done
-) || { echo "HARNESS: creating $n files in the child memcg failed"; exit 1; }
+make_files_in "$cg" /tmp/flag "$n" || { echo "HARNESS: creating $n files in the child memcg failed"; exit 1; }
 slab1=$(stat slab)
 stack0=$(stat kernel_stack)
 (

@@ -12,15 +12,7 @@ slab_kb() { sed -n 's/^Slab: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
 sync
 echo 3 >/proc/sys/vm/drop_caches
 before=$(slab_kb)
-(
-	echo 0 >"$cg/cgroup.procs" # moves this subshell
-	cd /scratch/slabmem || exit 1
-	i=0
-	while [ "$i" -lt "$n" ]; do
-		: >"f$i" || exit 1
-		i=$((i + 1))
-	done
-) || { echo "HARNESS: creating $n files failed"; exit 1; }
+make_files_in "$cg" /scratch/slabmem "$n" || { echo "HARNESS: creating $n files failed"; exit 1; }
 after=$(slab_kb)
 made=$(find /scratch/slabmem -type f | wc -l)
 [ "$made" -eq "$n" ] || { echo "HARNESS: $made files made, not $n"; exit 1; }

@@ -9,6 +9,19 @@ make_child_cgroup() {
 	echo "/sys/fs/cgroup/$1"
 }
 
+# make_files_in CGROUP DIR N: a task of CGROUP creates N empty files
+# f0..f(N-1) in DIR (a dentry and an inode each, charged to CGROUP).
+make_files_in() {
+	(
+		echo 0 >"$1/cgroup.procs" || exit 1
+		_i=0
+		while [ "$_i" -lt "$3" ]; do
+			: >"$2/f$_i" || exit 1
+			_i=$((_i + 1))
+		done
+	)
+}
+
 # Print a file between markers so the host can extract it from the log.
 emit_file() {
 	echo "HARNESS-BEGIN $1"
