@@ -1,6 +1,6 @@
 #!/bin/bash
 # Configure and build a guest kernel out of tree.
-# Usage: scripts/build-kernel.sh base|patched|floor|pN CONFIGSET [make targets...]
+# Usage: scripts/build-kernel.sh base|patched|floor|pN|base+N[+M...] CONFIGSET [make targets...]
 # CONFIGSET is test, bench, debug, kasan, faultinj, slab, nomemcg, vmemmap
 # or distro (see configset_fragments in scripts/lib.sh). pN is the base
 # plus the first N patches (scripts/make-prefix-tree.sh).
@@ -16,7 +16,7 @@ set -euo pipefail
 case "${1:-}" in
 -h | --help) print_usage "$0"; exit 0 ;;
 esac
-[ $# -ge 2 ] || die "usage: $0 base|patched|floor|pN CONFIGSET [make targets...] (see --help)"
+[ $# -ge 2 ] || die "usage: $0 base|patched|floor|pN|base+N[+M...] CONFIGSET [make targets...] (see --help)"
 load_base
 
 variant=$1 set=$2

@@ -175,9 +175,12 @@ configset_fragments() {
 # Source worktree of a variant: base, patched, bisect (the scratch tree
 # apply-series.sh uses, checked out at each patch in turn by run-tests.sh),
 # floor (the applied series plus floor_diff, made by make-floor-tree.sh;
-# benchmarked only, never a kernel to use), or pN (the base plus the first N
-# patches, made by make-prefix-tree.sh; benchmarked only). A pN past the
-# series' prefixes dies here, before anything is prepared.
+# benchmarked only, never a kernel to use), pN (the base plus the first N
+# patches, made by make-prefix-tree.sh; benchmarked only) or base+N[+M...]
+# (the base plus patches N, M, ... of the series alone, in that order, made
+# by make-prefix-tree.sh; benchmarked only). A pN past the series' prefixes,
+# or a patch number outside the series, dies here, before anything is
+# prepared.
 tree_dir() {
 	case "$1" in
 	base | patched | floor) printf '%s/trees/%s\n' "$(work_dir)" "$1" ;;
@@ -186,8 +189,29 @@ tree_dir() {
 		check_prefix "$1"
 		printf '%s/trees/%s\n' "$(work_dir)" "$1"
 		;;
-	*) die "unknown kernel variant '$1' (base, patched, floor or pN: base + N patches)" ;;
+	base+*)
+		check_picks "$1" >/dev/null
+		printf '%s/trees/%s\n' "$(work_dir)" "$1"
+		;;
+	*) die "unknown kernel variant '$1' (base, patched, floor, pN: base + the first N patches, or base+N[+M...]: base + patches N, M, ...)" ;;
 	esac
+}
+
+# check_picks base+N[+M...]: die unless every N is a patch of the base's
+# series (1 to its number of patches), each once and in ascending order;
+# print the numbers, one a line. Reads the series file only.
+check_picks() {
+	local n p last=0
+	[[ $1 =~ ^base(\+[1-9][0-9]?)+$ ]] ||
+		die "$1: a variant of picked patches is base+N[+M...], e.g. base+20+21"
+	n=$(series_patches | wc -l)
+	for p in ${1//+/ }; do
+		[ "$p" != base ] || continue
+		[ "$p" -le "$n" ] || die "$1: the $BASE series has $n patches (1..$n)"
+		[ "$p" -gt "$last" ] || die "$1: name each patch once, in ascending order"
+		last=$p
+		echo "$p"
+	done
 }
 
 # check_prefix pN: die unless pN is a prefix of the base's series: N from 1

@@ -3,7 +3,7 @@
 # series, build the base and patched kernels, boot each in every mode under
 # QEMU TCG icount, run the mqueue benchmark and the accounted-allocation
 # microbenchmark, and write the side-by-side report.
-# Usage: scripts/run-bench.sh [--kernels base,patched[,floor][,pN]]
+# Usage: scripts/run-bench.sh [--kernels base,patched[,floor][,pN][,base+N[+M...]]]
 #          [--modes root,default,noslab,nomemobj,nokmem] [--count N] [--kvm]
 #          [--config bench|test|vmemmap|distro] [--workloads all|NAME,...]
 #          [--boots N] [--cpus N]
@@ -26,7 +26,9 @@
 # looks up current's objcg (tests/experiments/precharged-floor-7.2.diff:
 # the floor of designs that keep objects charged); benchmarked only.
 # --kernels ...,pN adds the base plus the first N patches of the series
-# (scripts/make-prefix-tree.sh), to attribute a difference to a patch.
+# (scripts/make-prefix-tree.sh), to attribute a difference to a patch;
+# ...,base+N[+M...] the base plus patches N, M, ... alone (e.g. base+20+21:
+# what two patches cost without the ones before them).
 # --workloads also boots each kernel in each mode to run third-party
 # workloads: Debian's stress-ng stressors of tests/workloads.conf ("all",
 # or names from it), each with a fixed number of bogo ops; reported in guest
@@ -91,7 +93,7 @@ IFS=, read -ra modes <<<"$modes"
 [ $((${#kernels[@]} * ${#modes[@]})) -gt 0 ] || die "--kernels and --modes want at least one name each"
 for k in "${kernels[@]}"; do
 	# (bisect: run-tests.sh's scratch tree, no kernel to benchmark)
-	[ "$k" != bisect ] || die "unknown kernel 'bisect' (kernels: base, patched, floor, pN)"
+	[ "$k" != bisect ] || die "unknown kernel 'bisect' (kernels: base, patched, floor, pN, base+N[+M...])"
 	tree_dir "$k" >/dev/null
 	[ "$k" != floor ] || floor_diff >/dev/null
 done
@@ -107,7 +109,7 @@ fi
 for k in "${kernels[@]}"; do
 	case "$k" in
 	floor) "$REPO_ROOT/scripts/make-floor-tree.sh" ;;
-	p[1-9] | p[1-9][0-9]) "$REPO_ROOT/scripts/make-prefix-tree.sh" "$k" ;;
+	p[1-9] | p[1-9][0-9] | base+*) "$REPO_ROOT/scripts/make-prefix-tree.sh" "$k" ;;
 	esac
 done
 for k in "${kernels[@]}"; do
