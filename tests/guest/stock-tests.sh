@@ -43,6 +43,11 @@
 #                   and then grows. Skipped without that counter (the base
 #                   kernel, a kernel without CONFIG_SLUB_STATS), with one
 #                   CPU, or where slab objects are not charged
+#   drain_queue     the same two drains, traced: b's queues no drain work
+#                   for kept objects (slab_drain_charged_work) on CPU 1,
+#                   a's does. Skipped where drain_scope is, and without the
+#                   workqueue_queue_work trace event (the test kernels; the
+#                   debug kernel has it)
 #   hotplug_load    a cgroup per CPU makes pipes and churns messages on its
 #                   CPU (objects kept charged, objcg stocks) while the last
 #                   CPU goes offline and back three times; once the
@@ -525,6 +530,79 @@ test_drain_scope() {
 	rmdir "$p/a" "$p/b" "$p" 2>/dev/null || :
 }
 
+# drain_works CPU: how many drain works for kept objects the trace shows
+# queued for CPU.
+drain_works() {
+	grep -c "function=slab_drain_charged_work .* req_cpu=$1 " "$trace/trace" || :
+}
+
+test_drain_queue() {
+	trace=/sys/kernel/tracing
+	event=$trace/events/workqueue/workqueue_queue_work/enable
+	if ! slab_charged; then
+		result skip drain_queue "slab objects are not charged in this mode"
+		return
+	fi
+	if [ "$ncpu" -lt 2 ]; then
+		result skip drain_queue "one CPU"
+		return
+	fi
+	if ! [ -f /sys/kernel/slab/kmalloc-64/charged_flush ]; then
+		result skip drain_queue "no /sys/kernel/slab/*/charged_flush (a kernel without kept objects or without CONFIG_SLUB_STATS)"
+		return
+	fi
+	[ -f "$event" ] || mount -t tracefs nodev "$trace" 2>/dev/null || :
+	if ! [ -w "$event" ]; then
+		result skip drain_queue "no workqueue_queue_work trace event (a kernel without CONFIG_EVENT_TRACING)"
+		return
+	fi
+	p=$(parent stk-queue) || { result fail drain_queue "no cgroup"; return; }
+	mkdir "$p/a" "$p/b" || { result fail drain_queue "no cgroup"; return; }
+	# As in drain_scope: b holds 1 MB from CPU 0, a keeps objects on CPU 1.
+	# shellcheck disable=SC2016 # the inner shell's
+	taskset -c 0 sh -c 'echo 0 >"$1/cgroup.procs" && x=$(yes abcdefghijklmno | head -c 1048576) &&
+		echo "${#x}" >/dev/null && while :; do sleep 1000; done' _ "$p/b" &
+	holder=$!
+	i=0
+	while [ "$(cat "$p/b/memory.current")" -lt 1048576 ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	k0=$(slub_stat free_charged 1)
+	slab-fill pipes "$p/a" 1 200 >/dev/null
+	if [ "$(slub_stat free_charged 1)" = "$k0" ]; then
+		kill "$holder"
+		wait "$holder" 2>/dev/null
+		rmdir "$p/a" "$p/b" "$p" 2>/dev/null || :
+		result skip drain_queue "no free on CPU 1 kept its object (KASAN's quarantine takes every free)"
+		return
+	fi
+	echo >"$trace/trace"
+	echo 1 >"$event"
+	high_drain "$p/b"
+	sleep 1
+	q1=$(drain_works 1)
+	high_drain "$p/a"
+	i=0
+	while [ "$(drain_works 1)" = "$q1" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	q2=$(drain_works 1)
+	echo 0 >"$event"
+	kill "$holder"
+	wait "$holder" 2>/dev/null
+	echo "# drain works queued for CPU 1: $q1 with b's drain, $((q2 - q1)) with a's"
+	if [ "$q1" != 0 ]; then
+		result fail drain_queue "a drain of b queued work on CPU 1 ($q1 items), which keeps objects of a only"
+	elif [ "$q2" = "$q1" ]; then
+		result fail drain_queue "a drain of a queued no drain work on CPU 1, which keeps its objects"
+	else
+		result ok drain_queue
+	fi
+	rmdir "$p/a" "$p/b" "$p" 2>/dev/null || :
+}
+
 test_hotplug_load() {
 	last=$((ncpu - 1))
 	online=/sys/devices/system/cpu/cpu$last/online
@@ -596,7 +674,7 @@ test_cgroups_1000() {
 	rmdir "$p"
 }
 
-tests=${H_stock:-slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,churn_stats,drain_scope,hotplug_load,cgroups_1000}
+tests=${H_stock:-slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,churn_stats,drain_scope,drain_queue,hotplug_load,cgroups_1000}
 echo "TAP version 13"
 echo "1..$(echo "$tests" | tr ',' '\n' | grep -c .)"
 taskset -p 1 $$ >/dev/null || echo "# cannot pin this script to CPU 0"
@@ -605,7 +683,7 @@ mkdir -p "$scratch"
 for t in $(echo "$tests" | tr ',' ' '); do
 	case "$t" in
 	slab_limit | stock_hotplug | stock_slots | stock_dead | stock_large | bulk_error | churn_stats | \
-		drain_scope | hotplug_load | cgroups_1000)
+		drain_scope | drain_queue | hotplug_load | cgroups_1000)
 		"test_$t" ;;
 	*) result fail "$t" "no such test" ;;
 	esac
