@@ -62,6 +62,20 @@ def load(d, kernel, mode):
     for r in json_lines(os.path.join(d, f"{kernel}-{mode}.json")):
         mean = r["sum"] / r["n"]
         label = r.get("label", "")
+        if r.get("bench") == "lock":
+            # lock-bench (job-bench.sh's locks and smp-locks parts): one
+            # process, lock_CASE; one per CPU, CASE_own and CASE_all as the
+            # mq pairs'. Its syscall floor and clock lines repeat mq-bench's.
+            if r["op"] in ("getppid", "clock"):
+                continue
+            case = label.split("-", 1)[1] if label.startswith("locks-") else label
+            if not label.startswith("smp-"):
+                m["lock_" + case] = mean
+            elif r["op"].endswith("_all"):
+                m[label + "_all"] = mean
+            else:
+                own.setdefault(label, {})[r.get("worker", 0)] = r["tsum"] / r["tn"]
+            continue
         if label.startswith("smp-"):
             if r["op"] in ("mq_send", "mq_receive"):
                 # One worker's calls during which no other vCPU ran.
@@ -139,6 +153,9 @@ CONFIG_SETS = {
 WORKLOADS = []
 ORDER = ["mq_send", "mq_receive", "mq_pair", "getppid", "clock",
          "pingpong_same", "pingpong_cross"]
+# lock-bench's cases (job-bench.sh's locks part; smp-locks-CASE_own/_all
+# with one process per CPU).
+LOCKS = ["lock1", "flock", "poll", "select", "select512"]
 # The SMP parts (--cpus N): tests/guest/job-bench.sh.
 SMP = ["smp-pairs_all", "smp-pairs_own", "smp-nostorm_all", "smp-nostorm_own",
        "smp-storm_own", "smp-storm_all", "smp-stream-1cpu", "smp-stream-2cpu",
@@ -148,8 +165,13 @@ SMP = ["smp-pairs_all", "smp-pairs_own", "smp-nostorm_all", "smp-nostorm_own",
 def order_key(k):
     if k in ORDER:
         return (0, ORDER.index(k), 0)
+    if k.startswith("lock_"):
+        return (5, LOCKS.index(k[5:]) if k[5:] in LOCKS else 99, k)
+    if k.startswith("smp-locks-"):
+        case = k[len("smp-locks-"):].rsplit("_", 1)[0]
+        return (6, LOCKS.index(case) if case in LOCKS else 99, k)
     if k.startswith("smp-"):
-        return (4, SMP.index(k) if k in SMP else 99, 0)
+        return (4, SMP.index(k) if k in SMP else 99, k)
     if k.startswith("wl_"):
         return (2, WORKLOADS.index(k[3:]) if k[3:] in WORKLOADS else 99, 0)
     if k.startswith("wlctxt_"):
@@ -192,7 +214,10 @@ def main():
                f"This report: {', '.join(modes)}.")
     out.append("Figures: mean guest ns per call (pingpong: per round trip; "
                "kmem_*: per alloc+free pair; wlctxt_*: context switches per 1000 bogo ops, "
-               "from /proc/stat, not ns).")
+               "from /proc/stat, not ns; lock_*: tests/lock-bench.c, per call, lock1 and "
+               "flock per lock + unlock, poll of 64 entries, select of 1024 and 512 "
+               "descriptors; smp-locks-*: the same with one process per vCPU, each in its own "
+               "cgroup, _own and _all as for the pairs).")
     if WORKLOADS:
         out.append(f"Workloads (wl_*): {a.stress_ng}, one instance, a fixed number "
                    "of bogo ops (tests/workloads.conf), started in the mode's cgroup "
@@ -257,6 +282,8 @@ def main():
         keys += sorted([k for k in data[kernels[0]]["nokmem"] if k.startswith("kmem_")], key=order_key)
         keys += [f"wl_{w}" for w in WORKLOADS]
         keys += [k for k in SMP if k in data[kernels[0]]["nokmem"]]
+        keys += sorted([k for k in data[kernels[0]]["nokmem"]
+                        if k.startswith(("lock_", "smp-locks-"))], key=order_key)
         for key in keys:
             row = f"{key:<28}"
             for m in modes:
@@ -277,7 +304,9 @@ def main():
                 if m == "nokmem":
                     continue
                 for key in (["mq_pair", "pingpong_same", "pingpong_cross"] + [f"wl_{w}" for w in WORKLOADS]
-                            + [k for k in SMP if k in derived[b][m]]):
+                            + [k for k in SMP if k in derived[b][m]]
+                            + sorted([k for k in derived[b][m] if k.startswith(("lock_", "smp-locks-"))],
+                                     key=order_key)):
                     x = derived[b][m].get(key)
                     y = derived[k][m].get(key)
                     out.append(f"{m:<8} {key:<16} {num(x)} -> {num(y)}  ({pct(x, y).strip()})")

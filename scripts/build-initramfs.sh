@@ -46,12 +46,14 @@ gcc -O2 -Wall -Wextra -Werror -static -o "$st/bench/mq-bench" \
 	"$REPO_ROOT/tests/mq-bench.c" -lrt
 gcc -O2 -Wall -Wextra -Werror -static -o "$st/bench/slab-fill" \
 	"$REPO_ROOT/tests/slab-fill.c" -lrt
+gcc -O2 -Wall -Wextra -Werror -static -o "$st/bench/lock-bench" \
+	"$REPO_ROOT/tests/lock-bench.c"
 
 msg "assembling $out"
 stage_guest "$stage"
 mkdir -p "$stage"/{lib/modules,tests/selftests}
 install -m 0755 "$REPO_ROOT"/tests/guest/job-*.sh "$stage/tests/"
-install -m 0755 "$st/bench/mq-bench" "$st/bench/slab-fill" "$stage/tests/"
+install -m 0755 "$st/bench/mq-bench" "$st/bench/slab-fill" "$st/bench/lock-bench" "$stage/tests/"
 install -m 0644 "$REPO_ROOT/tests/workloads.conf" "$stage/tests/"
 # stress-ng is dynamically linked: take the loader and every library ldd
 # names, at the paths the binary asks for.

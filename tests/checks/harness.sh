@@ -175,6 +175,7 @@ group_harness() {
 	check "style: shellcheck" shellcheck "$REPO_ROOT"/scripts/*.sh "$REPO_ROOT"/tests/checks/*.sh "$REPO_ROOT"/tests/guest/*.sh "$REPO_ROOT"/tests/guest/init "$REPO_ROOT"/.ci/run
 	check "style: mq-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/mq-bench.c"
 	check "style: slab-fill.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/slab-fill.c"
+	check "style: lock-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/lock-bench.c"
 	check "style: tests/workloads.conf names stressors and options this stress-ng accepts" workloads_known
 	check "style: checkpatch --strict kmem_bench.c" bash -c "cd '$base_tree' && PATH=/usr/bin:\$PATH perl scripts/checkpatch.pl --strict --no-tree --terse -f '$REPO_ROOT/tests/kmem-bench/kmem_bench.c' | (! grep -E 'ERROR|WARNING|CHECK')"
 	# shellcheck disable=SC2034 # read by check() in run-tests.sh

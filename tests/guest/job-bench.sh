@@ -5,8 +5,12 @@
 # harness.bench= runs only some of its parts (comma-separated: pair,
 # pingpong-same, pingpong-cross, kmem, or kmem:API:SIZE:ACCT for one
 # measurement of kmem_bench, e.g. kmem:kmalloc:64:0), for
-# scripts/profile-workload.sh; default: all of them, and on a guest with
-# several CPUs the SMP parts too:
+# scripts/profile-workload.sh, locks (lock-bench: will-it-scale's lock1,
+# flock, poll() of 64 entries, select() of 1024 and of 512 descriptors,
+# one process on CPU 0; skipped on a kernel without file locking);
+# default: all of them, and on a guest with several CPUs the SMP parts too:
+#   smp-locks        lock-bench's cases with one process per CPU, each in a
+#                    cgroup of its own
 #   smp-pairs        one pair process per CPU, each in a cgroup of its own
 #   smp-stream-1cpu  producer and consumer on a blocking queue of 10, CPU 0
 #   smp-stream-2cpu  the same, the consumer on CPU 1
@@ -38,17 +42,17 @@ run_in() { # CGROUP CMD...
 ncpu=$(nproc)
 echo "HARNESS: $ncpu CPUs online"
 smp=''
-[ "$ncpu" -lt 2 ] || smp=,smp-pairs,smp-stream-1cpu,smp-stream-2cpu,smp-pingpong-2cpu,smp-storm
-parts=${H_bench:-pair,pingpong-same,pingpong-cross,kmem$smp}
+[ "$ncpu" -lt 2 ] || smp=,smp-pairs,smp-stream-1cpu,smp-stream-2cpu,smp-pingpong-2cpu,smp-storm,smp-locks
+parts=${H_bench:-pair,pingpong-same,pingpong-cross,kmem,locks$smp}
 kmem='' part=''
 for part in $(echo "$parts" | tr , ' '); do
 	case "$part" in
-	pair | pingpong-same | pingpong-cross | kmem) ;;
+	pair | pingpong-same | pingpong-cross | kmem | locks) ;;
 	smp-*)
 		case "$part" in
-		smp-pairs | smp-stream-1cpu | smp-stream-2cpu | smp-pingpong-2cpu | smp-storm) ;;
+		smp-pairs | smp-stream-1cpu | smp-stream-2cpu | smp-pingpong-2cpu | smp-storm | smp-locks) ;;
 		*)
-			echo "HARNESS: unknown bench part '$part' (known SMP parts: smp-pairs, smp-stream-1cpu, smp-stream-2cpu, smp-pingpong-2cpu, smp-storm)"
+			echo "HARNESS: unknown bench part '$part' (known SMP parts: smp-pairs, smp-stream-1cpu, smp-stream-2cpu, smp-pingpong-2cpu, smp-storm, smp-locks)"
 			exit 1
 			;;
 		esac
@@ -56,7 +60,7 @@ for part in $(echo "$parts" | tr , ' '); do
 		;;
 	kmem:*:*:*) kmem=$(echo "${part#kmem:}" | tr : ' ') ;;
 	*)
-		echo "HARNESS: unknown bench part '$part' (known: pair, pingpong-same, pingpong-cross, kmem, kmem:API:SIZE:ACCT, smp-*)"
+		echo "HARNESS: unknown bench part '$part' (known: pair, pingpong-same, pingpong-cross, kmem, kmem:API:SIZE:ACCT, locks, smp-*)"
 		exit 1
 		;;
 	esac
@@ -172,6 +176,36 @@ if want smp-storm; then
 	wait "$writer" "$holder" 2>/dev/null
 	echo "HARNESS: storm cgroup $storm: memory.events $(tr '\n' ' ' <"$storm/memory.events")"
 	[ "$rc" -eq 0 ] || exit 1
+fi
+# lock_bench LABEL CGROUP ARGS...: lock-bench's cases, each with ARGS,
+# started in CGROUP (none: ARGS has --procs and --cgroup), a label each:
+# LABEL-lock1, LABEL-flock, LABEL-poll, LABEL-select, LABEL-select512.
+# Nothing on a kernel without file locking (no /proc/locks), where lock1
+# and flock cannot run.
+lock_bench() {
+	_l=$1 _g=$2
+	shift 2
+	if [ ! -e /proc/locks ]; then
+		echo "HARNESS: no /proc/locks (CONFIG_FILE_LOCKING=n): bench part $_l skipped"
+		return 0
+	fi
+	for _c in lock1 flock poll select select:512; do
+		_m=${_c%%:*} _n=''
+		[ "$_c" = "$_m" ] || _n=${_c#*:}
+		if [ -n "$_g" ]; then
+			run_in "$_g" /tests/lock-bench --json --mode "$_m" ${_n:+--nfds "$_n"} \
+				--count "$count" --label "$_l-$_m$_n" "$@" >>/tmp/bench.json || return 1
+		else
+			/tests/lock-bench --json --mode "$_m" ${_n:+--nfds "$_n"} \
+				--count "$count" --label "$_l-$_m$_n" "$@" >>/tmp/bench.json || return 1
+		fi
+	done
+}
+if want locks; then
+	lock_bench locks "$cg" --cpu 0 || exit 1
+fi
+if want smp-locks; then
+	lock_bench smp-locks '' --procs "$ncpu" --cpu 0 --cgroup "$(cgroups 0 "$ncpu")" || exit 1
 fi
 if [ -n "$kmem" ] && [ ! -f /lib/modules/kmem_bench.ko ]; then
 	echo "HARNESS: bench part kmem:$kmem asked for, but this kernel has no kmem_bench.ko"
