@@ -183,7 +183,8 @@ group_boot() {
 		for k in base patched; do
 			log="$logdir/boot-$k-$m.log"
 			check "boot: $k kernel boots in mode $m and runs the selftests ($cpus vCPUs)" \
-				boot_runs "$log" --smp "$cpus" --timeout 1500 --args "$selftests" \
+				boot_runs "$log" --smp "$cpus" --timeout 1500 \
+				--args "$selftests${BASE_EXTRA_SELFTESTS:+,$BASE_EXTRA_SELFTESTS}" \
 				--append "harness.slot_pages=$(slot_pages "$k")" "$k" test "$m" selftests
 			# A non-zero job result only means some test failed:
 			# the comparison below decides.
