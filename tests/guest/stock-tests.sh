@@ -471,23 +471,27 @@ high_drain() {
 	echo max >"$1/memory.high"
 }
 
-test_drain_scope() {
+# scope_setup NAME: the common start of drain_scope and drain_queue, which
+# need charged slab objects, a second CPU and the SLUB_STATS counters:
+# cgroups $p/a and $p/b, b holding 1 MB of anonymous memory from CPU 0
+# (task $holder), so that a write of its memory.high drains, and a having
+# left what its pipes freed on CPU 1 kept. Reports NAME skipped or failed
+# and returns 1 where it cannot set that up.
+scope_setup() {
 	if ! slab_charged; then
-		result skip drain_scope "slab objects are not charged in this mode"
-		return
+		result skip "$1" "slab objects are not charged in this mode"
+		return 1
 	fi
 	if [ "$ncpu" -lt 2 ]; then
-		result skip drain_scope "one CPU"
-		return
+		result skip "$1" "one CPU"
+		return 1
 	fi
 	if ! [ -f /sys/kernel/slab/kmalloc-64/charged_flush ]; then
-		result skip drain_scope "no /sys/kernel/slab/*/charged_flush (a kernel without kept objects or without CONFIG_SLUB_STATS)"
-		return
+		result skip "$1" "no /sys/kernel/slab/*/charged_flush (a kernel without kept objects or without CONFIG_SLUB_STATS)"
+		return 1
 	fi
-	p=$(parent stk-scope) || { result fail drain_scope "no cgroup"; return; }
-	mkdir "$p/a" "$p/b" || { result fail drain_scope "no cgroup"; return; }
-	# b holds 1 MB of anonymous memory from CPU 0, so that a write of its
-	# memory.high drains; a leaves what its pipes freed on CPU 1 kept.
+	p=$(parent "stk-$1") || { result fail "$1" "no cgroup"; return 1; }
+	mkdir "$p/a" "$p/b" || { result fail "$1" "no cgroup"; return 1; }
 	# shellcheck disable=SC2016 # the inner shell's
 	taskset -c 0 sh -c 'echo 0 >"$1/cgroup.procs" && x=$(yes abcdefghijklmno | head -c 1048576) &&
 		echo "${#x}" >/dev/null && while :; do sleep 1000; done' _ "$p/b" &
@@ -500,12 +504,20 @@ test_drain_scope() {
 	k0=$(slub_stat free_charged 1)
 	slab-fill pipes "$p/a" 1 200 >/dev/null
 	if [ "$(slub_stat free_charged 1)" = "$k0" ]; then
-		kill "$holder"
-		wait "$holder" 2>/dev/null
-		rmdir "$p/a" "$p/b" "$p" 2>/dev/null || :
-		result skip drain_scope "no free on CPU 1 kept its object (KASAN's quarantine takes every free)"
-		return
+		scope_cleanup
+		result skip "$1" "no free on CPU 1 kept its object (KASAN's quarantine takes every free)"
+		return 1
 	fi
+}
+
+scope_cleanup() {
+	kill "$holder"
+	wait "$holder" 2>/dev/null
+	rmdir "$p/a" "$p/b" "$p" 2>/dev/null || :
+}
+
+test_drain_scope() {
+	scope_setup drain_scope || return
 	f0=$(flushed 1)
 	high_drain "$p/b"
 	sleep 1
@@ -517,8 +529,7 @@ test_drain_scope() {
 		i=$((i + 1))
 	done
 	f2=$(flushed 1)
-	kill "$holder"
-	wait "$holder" 2>/dev/null
+	scope_cleanup
 	echo "# CPU 1 charged_flush: $f0 before, $f1 after b's drain, $f2 after a's"
 	if [ "$f1" != "$f0" ]; then
 		result fail drain_scope "a drain of b gave back $((f1 - f0)) objects CPU 1 kept for a"
@@ -527,7 +538,6 @@ test_drain_scope() {
 	else
 		result ok drain_scope
 	fi
-	rmdir "$p/a" "$p/b" "$p" 2>/dev/null || :
 }
 
 # drain_works CPU: how many drain works for kept objects the trace shows
@@ -539,44 +549,12 @@ drain_works() {
 test_drain_queue() {
 	trace=/sys/kernel/tracing
 	event=$trace/events/workqueue/workqueue_queue_work/enable
-	if ! slab_charged; then
-		result skip drain_queue "slab objects are not charged in this mode"
-		return
-	fi
-	if [ "$ncpu" -lt 2 ]; then
-		result skip drain_queue "one CPU"
-		return
-	fi
-	if ! [ -f /sys/kernel/slab/kmalloc-64/charged_flush ]; then
-		result skip drain_queue "no /sys/kernel/slab/*/charged_flush (a kernel without kept objects or without CONFIG_SLUB_STATS)"
-		return
-	fi
 	[ -f "$event" ] || mount -t tracefs nodev "$trace" 2>/dev/null || :
 	if ! [ -w "$event" ]; then
 		result skip drain_queue "no workqueue_queue_work trace event (a kernel without CONFIG_EVENT_TRACING)"
 		return
 	fi
-	p=$(parent stk-queue) || { result fail drain_queue "no cgroup"; return; }
-	mkdir "$p/a" "$p/b" || { result fail drain_queue "no cgroup"; return; }
-	# As in drain_scope: b holds 1 MB from CPU 0, a keeps objects on CPU 1.
-	# shellcheck disable=SC2016 # the inner shell's
-	taskset -c 0 sh -c 'echo 0 >"$1/cgroup.procs" && x=$(yes abcdefghijklmno | head -c 1048576) &&
-		echo "${#x}" >/dev/null && while :; do sleep 1000; done' _ "$p/b" &
-	holder=$!
-	i=0
-	while [ "$(cat "$p/b/memory.current")" -lt 1048576 ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	k0=$(slub_stat free_charged 1)
-	slab-fill pipes "$p/a" 1 200 >/dev/null
-	if [ "$(slub_stat free_charged 1)" = "$k0" ]; then
-		kill "$holder"
-		wait "$holder" 2>/dev/null
-		rmdir "$p/a" "$p/b" "$p" 2>/dev/null || :
-		result skip drain_queue "no free on CPU 1 kept its object (KASAN's quarantine takes every free)"
-		return
-	fi
+	scope_setup drain_queue || return
 	echo >"$trace/trace"
 	echo 1 >"$event"
 	high_drain "$p/b"
@@ -590,8 +568,7 @@ test_drain_queue() {
 	done
 	q2=$(drain_works 1)
 	echo 0 >"$event"
-	kill "$holder"
-	wait "$holder" 2>/dev/null
+	scope_cleanup
 	echo "# drain works queued for CPU 1: $q1 with b's drain, $((q2 - q1)) with a's"
 	if [ "$q1" != 0 ]; then
 		result fail drain_queue "a drain of b queued work on CPU 1 ($q1 items), which keeps objects of a only"
@@ -600,7 +577,6 @@ test_drain_queue() {
 	else
 		result ok drain_queue
 	fi
-	rmdir "$p/a" "$p/b" "$p" 2>/dev/null || :
 }
 
 test_hotplug_load() {
