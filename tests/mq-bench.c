@@ -66,7 +66,6 @@
 #define STOP_PRIO	1		/* message priority that ends the child */
 #define NAME_LEN	64
 #define MAX_PROCS	64
-#define TRIM_NS		1000000	/* calls this long had another vCPU run */
 
 enum mode { MODE_PAIR, MODE_PINGPONG, MODE_STREAM };
 
@@ -86,20 +85,25 @@ struct config {
 	bool json;
 };
 
-/* Raw samples of one operation, plus exact 64-bit aggregates. */
-struct series {
-	uint32_t *v;			/* ns, saturated at UINT32_MAX (4.3 s) */
-	unsigned long n;
-	uint64_t sum, min, max;
-	uint64_t tsum;			/* of the calls under TRIM_NS */
-	unsigned long tn;
+static const char prog[] = "mq-bench";
+
+static const struct option long_opts[] = {
+	{ "mode",    required_argument, NULL, OPT_MODE },
+	{ "size",    required_argument, NULL, OPT_SIZE },
+	{ "depth",   required_argument, NULL, OPT_DEPTH },
+	{ "count",   required_argument, NULL, OPT_COUNT },
+	{ "cpu",     required_argument, NULL, OPT_CPU },
+	{ "cpu2",    required_argument, NULL, OPT_CPU2 },
+	{ "procs",   required_argument, NULL, OPT_PROCS },
+	{ "cgroup",  required_argument, NULL, OPT_CGROUP },
+	{ "cgroup2", required_argument, NULL, OPT_CGROUP2 },
+	{ "json",    no_argument,       NULL, OPT_JSON },
+	{ "label",   required_argument, NULL, OPT_LABEL },
+	{ "help",    no_argument,       NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
 };
 
-struct stats {
-	const char *op;
-	unsigned long n, tn;
-	uint64_t min, max, p50, p99, sum, tsum;
-};
+#include "bench-lib.h"
 
 /* Everything one run owns; released in one place, bench_free(). */
 struct bench {
@@ -117,20 +121,6 @@ static char mq_name[2][NAME_LEN];
 static volatile sig_atomic_t mq_linked[2];
 static volatile sig_atomic_t child_pid;
 static volatile sig_atomic_t child_reaping;
-
-static const char prog[] = "mq-bench";
-
-static void __attribute__((format(printf, 1, 2))) err_msg(const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	/* One stdio call, so lines of parent and child do not interleave. */
-	fprintf(stderr, "%s: %s\n", prog, buf);
-}
 
 static void usage(void)
 {
@@ -154,78 +144,6 @@ static void usage(void)
 "  --label STR           copied into every JSON line\n"
 "  --help                this text\n",
 	       prog, MAX_SIZE, MAX_DEPTH, MAX_COUNT, MAX_PROCS);
-}
-
-static void __attribute__((noreturn)) die_usage(void)
-{
-	fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-	exit(2);
-}
-
-static void __attribute__((noreturn))
-bad_value(const char *opt, const char *arg, const char *why, long lo, long hi)
-{
-	err_msg("--%s '%s': %s (allowed: %ld..%ld)", opt, arg, why, lo, hi);
-	die_usage();
-}
-
-/*
- * Strict decimal: digits only (one leading '-' is parsed so that "-5"
- * gets the honest "out of range"), no blanks, no junk, no overflow.
- */
-static long opt_num(const char *opt, const char *arg, long lo, long hi)
-{
-	const char *s = arg + (*arg == '-');
-	unsigned long v;
-	char *end;
-	long x;
-
-	if (!isdigit((unsigned char)*s))
-		bad_value(opt, arg, "not a decimal integer", lo, hi);
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (*end)
-		bad_value(opt, arg, "not a decimal integer", lo, hi);
-	if (errno == ERANGE || v > LONG_MAX)
-		bad_value(opt, arg, "out of range", lo, hi);
-	x = s != arg ? -(long)v : (long)v;
-	if (x < lo || x > hi)
-		bad_value(opt, arg, "out of range", lo, hi);
-	return x;
-}
-
-static const struct option long_opts[] = {
-	{ "mode",    required_argument, NULL, OPT_MODE },
-	{ "size",    required_argument, NULL, OPT_SIZE },
-	{ "depth",   required_argument, NULL, OPT_DEPTH },
-	{ "count",   required_argument, NULL, OPT_COUNT },
-	{ "cpu",     required_argument, NULL, OPT_CPU },
-	{ "cpu2",    required_argument, NULL, OPT_CPU2 },
-	{ "procs",   required_argument, NULL, OPT_PROCS },
-	{ "cgroup",  required_argument, NULL, OPT_CGROUP },
-	{ "cgroup2", required_argument, NULL, OPT_CGROUP2 },
-	{ "json",    no_argument,       NULL, OPT_JSON },
-	{ "label",   required_argument, NULL, OPT_LABEL },
-	{ "help",    no_argument,       NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* getopt's own messages are off (":" in optstring) to name ranges too. */
-static void __attribute__((noreturn)) bad_option(int c, const char *arg)
-{
-	const struct option *o = long_opts;
-
-	while (o->name && o->val != optopt)
-		o++;
-	if (c == ':')
-		err_msg("option '--%s' requires an argument", o->name);
-	else if (optopt >= 256)
-		err_msg("option '--%s' does not take an argument", o->name);
-	else if (optopt > 0)
-		err_msg("unknown option '-%c'", optopt);
-	else
-		err_msg("unknown or ambiguous option '%s'", arg);
-	die_usage();
 }
 
 /* --procs: --cgroup is one directory for all, or one for each process. */
@@ -441,73 +359,6 @@ static void install_handlers(bool want_sigchld)
 	}
 }
 
-static const char *cgroup_hint(int err)
-{
-	switch (err) {
-	case ENOENT:
-		return " (not a cgroup directory?)";
-	case EBUSY:
-		return " (cgroup v2 allows no tasks in a cgroup that enables controllers in cgroup.subtree_control)";
-	case EOPNOTSUPP:
-		return " (threaded or invalid cgroup type)";
-	case EACCES:
-	case EPERM:
-		return " (need write access to cgroup.procs here and in the common ancestor)";
-	}
-	return "";
-}
-
-static int join_cgroup(const char *dir, const char *opt)
-{
-	char path[PATH_MAX], buf[32];
-	struct stat st;
-	int fd, len, err = 0;
-	ssize_t w;
-
-	if (stat(dir, &st) < 0)
-		err = errno;
-	else if (!S_ISDIR(st.st_mode))
-		err = ENOTDIR;
-	if (err) {
-		err_msg("--%s %s: %s", opt, dir, strerror(err));
-		return -1;
-	}
-	if (snprintf(path, sizeof(path), "%s/cgroup.procs", dir) >=
-	    (int)sizeof(path)) {
-		err_msg("--%s %s: path too long", opt, dir);
-		return -1;
-	}
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = errno;
-	} else {
-		len = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
-		w = write(fd, buf, (size_t)len);
-		err = w < 0 ? errno : w != len ? EIO : 0;
-		close(fd);
-	}
-	if (!err)
-		return 0;
-	err_msg("--%s: cannot join %s: %s%s", opt, dir, strerror(err),
-		cgroup_hint(err));
-	return -1;
-}
-
-static int pin_cpu(long cpu)
-{
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return 0;
-	CPU_ZERO(&set);
-	CPU_SET((size_t)cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) == 0)
-		return 0;
-	err_msg("--cpu %ld: sched_setaffinity: %s (CPU offline, absent, or outside this cpuset?)",
-		cpu, strerror(errno));
-	return -1;
-}
-
 static const char *mq_open_hint(int err)
 {
 	switch (err) {
@@ -554,54 +405,6 @@ static int open_queue(struct bench *b, int idx, int flags)
 	return -1;
 }
 
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void series_reset(struct series *s)
-{
-	s->n = 0;
-	s->sum = 0;
-	s->tsum = 0;
-	s->tn = 0;
-	s->min = UINT64_MAX;
-	s->max = 0;
-}
-
-/* Touch every page now (0xff: not turned into calloc), so no sample faults. */
-static int series_alloc(struct series *s, unsigned long n)
-{
-	s->v = malloc(n * sizeof(*s->v));
-	if (!s->v) {
-		err_msg("cannot allocate %lu samples: %s", n, strerror(errno));
-		return -1;
-	}
-	memset(s->v, 0xff, n * sizeof(*s->v));
-	series_reset(s);
-	return 0;
-}
-
-/* Called outside the timed window; s == NULL during warm-up. */
-static inline void series_add(struct series *s, uint64_t ns)
-{
-	if (!s)
-		return;
-	s->v[s->n++] = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
-	s->sum += ns;
-	if (ns < TRIM_NS) {
-		s->tsum += ns;
-		s->tn++;
-	}
-	if (ns < s->min)
-		s->min = ns;
-	if (ns > s->max)
-		s->max = ns;
-}
-
 /* Add @ns to the last sample of @s (stream: the wait for the consumer). */
 static void series_extend_last(struct series *s, uint64_t ns)
 {
@@ -620,30 +423,6 @@ static void series_extend_last(struct series *s, uint64_t ns)
 	}
 	if (last > s->max)
 		s->max = last;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/*
- * The raw order is not needed afterwards, so sort in place rather than a
- * copy: at --count 1e8 a copy costs another 400 MB in a small guest.
- * Integer index math gives exactly floor(0.99 * (n - 1)).
- */
-static void series_stats(struct series *s, const char *op, struct stats *st)
-{
-	uint64_t last = s->n - 1;
-
-	qsort(s->v, s->n, sizeof(*s->v), cmp_u32);
-	*st = (struct stats){ .op = op, .n = s->n, .sum = s->sum,
-			      .tn = s->tn, .tsum = s->tsum,
-			      .min = s->min, .max = s->max,
-			      .p50 = s->v[last * 50 / 100],
-			      .p99 = s->v[last * 99 / 100] };
 }
 
 static int check_rx(ssize_t r, size_t size, const char *what, unsigned long i)
@@ -683,33 +462,6 @@ static int pair_loop(struct bench *b, unsigned long n, struct series *snd,
 		series_add(rcv, t3 - t2);
 	}
 	return 0;
-}
-
-static void measure_getppid(struct series *s, unsigned long n)
-{
-	volatile pid_t sink;
-	uint64_t t0, t1;
-	unsigned long i;
-
-	for (i = 0; i < n; i++) {
-		t0 = now_ns();
-		sink = getppid();	/* never cached by glibc: a real syscall */
-		t1 = now_ns();
-		series_add(s, t1 - t0);
-	}
-	(void)sink;
-}
-
-static void measure_clock(struct series *s, unsigned long n)
-{
-	uint64_t t0, t1;
-	unsigned long i;
-
-	for (i = 0; i < n; i++) {
-		t0 = now_ns();
-		t1 = now_ns();
-		series_add(s, t1 - t0);
-	}
 }
 
 static int run_pair(struct bench *b, struct stats *out)
@@ -984,27 +736,6 @@ static void bench_free(struct bench *b)
 	}
 	free(b->msg);
 	free(b->rbuf);
-}
-
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
-static uint64_t avg_of(const struct stats *st)
-{
-	return (st->sum + st->n / 2) / st->n;
 }
 
 static const char *mode_name(enum mode m)
