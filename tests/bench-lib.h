@@ -4,7 +4,8 @@
  * messages and option checks, joining a cgroup and pinning to a CPU, the
  * timed series of calls with their statistics (and the TRIM_NS sums of
  * the calls during which no other vCPU ran), the syscall floor and clock
- * measurements, and JSON strings. Each program includes it once, after it
+ * measurements, JSON strings, and the --procs runs (split_cgroups(),
+ * run_procs(), report()). Each program includes it once, after it
  * has defined prog[] (its name in messages) and long_opts[] (its options,
  * for bad_option()), and defines usage().
  */
@@ -14,13 +15,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -296,6 +300,128 @@ static void json_str(const char *s)
 static uint64_t avg_of(const struct stats *st)
 {
 	return (st->sum + st->n / 2) / st->n;
+}
+
+/*
+ * --procs: the program's struct config, defined before this header, has
+ * procs, cgroup, cgroups[MAX_PROCS], count and json, and the program
+ * defines these three, which the code below calls.
+ */
+static void print_json(const struct config *cfg, const struct stats *st);
+static void print_table(const struct config *cfg, const struct stats *st,
+			int nst);
+static void __attribute__((noreturn))
+worker_main(struct config *cfg, long w, int ready, int go);
+
+/* --procs: --cgroup is one directory for all, or one for each process. */
+static void split_cgroups(struct config *cfg)
+{
+	static char buf[MAX_PROCS * (PATH_MAX / 16)];
+	unsigned long i, n = 0;
+	char *p, *save = NULL;
+
+	if (!cfg->cgroup)
+		return;
+	if (strlen(cfg->cgroup) >= sizeof(buf)) {
+		err_msg("--cgroup: list too long");
+		die_usage();
+	}
+	strcpy(buf, cfg->cgroup);
+	for (p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		if (n == cfg->procs) {
+			n++;
+			break;
+		}
+		cfg->cgroups[n++] = p;
+	}
+	if (n == 1) {
+		for (i = 1; i < cfg->procs; i++)
+			cfg->cgroups[i] = cfg->cgroups[0];
+	} else if (n != cfg->procs) {
+		err_msg("--cgroup: %lu directories for --procs %lu (give one, or one each)",
+			n, cfg->procs);
+		die_usage();
+	}
+}
+
+/* Print the results of one process; 0 on success. */
+static int report(const struct config *cfg, const struct stats *st, int nst)
+{
+	int i;
+
+	if (!cfg->json)
+		print_table(cfg, st, nst);
+	for (i = 0; i < nst; i++)
+		print_json(cfg, &st[i]);
+	if (fflush(stdout) || ferror(stdout)) {
+		err_msg("writing results: %s", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * --procs: start the workers, wait until all have warmed up, let them go
+ * together and time the window until all have run their loops: the
+ * @all_op line ("pair_all", "lock1_all", ...; sum = window, n = procs *
+ * count).
+ */
+static int run_procs(struct config *cfg, const char *all_op)
+{
+	unsigned long i, n = cfg->procs, ok = 0;
+	pid_t pids[MAX_PROCS];
+	int ready[2], go[2], st, ret = 0;
+	struct stats all;
+	uint64_t t0, t1;
+	char c = 0;
+
+	if (pipe(ready) < 0 || pipe(go) < 0) {
+		err_msg("pipe: %s", strerror(errno));
+		return 1;
+	}
+	fflush(NULL);
+	for (i = 0; i < n; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			close(ready[0]);
+			close(go[1]);
+			worker_main(cfg, (long)i, ready[1], go[0]);
+		}
+		if (pids[i] < 0) {
+			err_msg("fork: %s", strerror(errno));
+			n = i;
+			ret = 1;
+			break;
+		}
+	}
+	close(ready[1]);
+	close(go[0]);
+	for (i = 0; !ret && i < n; i++)
+		ret = read(ready[0], &c, 1) != 1;
+	t0 = now_ns();
+	for (i = 0; !ret && i < n; i++)
+		ret = write(go[1], &c, 1) != 1;
+	for (i = 0; !ret && i < n; i++)
+		ret = read(ready[0], &c, 1) != 1;
+	t1 = now_ns();
+	close(go[1]);
+	close(ready[0]);
+	for (i = 0; i < n; i++) {
+		if (ret)
+			kill(pids[i], SIGKILL);
+		if (waitpid(pids[i], &st, 0) == pids[i] && WIFEXITED(st) &&
+		    !WEXITSTATUS(st))
+			ok++;
+	}
+	if (ret || ok != n) {
+		err_msg("%lu of %lu worker processes failed", n - ok, cfg->procs);
+		return 1;
+	}
+	all = (struct stats){ .op = all_op, .n = n * cfg->count,
+			      .sum = t1 - t0, .min = t1 - t0, .max = t1 - t0,
+			      .p50 = t1 - t0, .p99 = t1 - t0,
+			      .tsum = t1 - t0, .tn = n * cfg->count };
+	return report(cfg, &all, 1);
 }
 
 #endif /* BENCH_LIB_H */

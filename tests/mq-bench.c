@@ -146,37 +146,6 @@ static void usage(void)
 	       prog, MAX_SIZE, MAX_DEPTH, MAX_COUNT, MAX_PROCS);
 }
 
-/* --procs: --cgroup is one directory for all, or one for each process. */
-static void split_cgroups(struct config *cfg)
-{
-	static char buf[MAX_PROCS * (PATH_MAX / 16)];
-	unsigned long i, n = 0;
-	char *p, *save = NULL;
-
-	if (!cfg->cgroup)
-		return;
-	if (strlen(cfg->cgroup) >= sizeof(buf)) {
-		err_msg("--cgroup: list too long");
-		die_usage();
-	}
-	strcpy(buf, cfg->cgroup);
-	for (p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-		if (n == cfg->procs) {
-			n++;
-			break;
-		}
-		cfg->cgroups[n++] = p;
-	}
-	if (n == 1) {
-		for (i = 1; i < cfg->procs; i++)
-			cfg->cgroups[i] = cfg->cgroups[0];
-	} else if (n != cfg->procs) {
-		err_msg("--cgroup: %lu directories for --procs %lu (give one, or one each)",
-			n, cfg->procs);
-		die_usage();
-	}
-}
-
 static void parse_args(int argc, char **argv, struct config *cfg)
 {
 	int c;
@@ -797,22 +766,6 @@ static void print_table(const struct config *cfg, const struct stats *st,
 		       st[i].p50, st[i].p99, st[i].max);
 }
 
-/* Print the results of one process; 0 on success. */
-static int report(const struct config *cfg, const struct stats *st, int nst)
-{
-	int i;
-
-	if (!cfg->json)
-		print_table(cfg, st, nst);
-	for (i = 0; i < nst; i++)
-		print_json(cfg, &st[i]);
-	if (fflush(stdout) || ferror(stdout)) {
-		err_msg("writing results: %s", strerror(errno));
-		return 1;
-	}
-	return 0;
-}
-
 static void name_queues(bool pp)
 {
 	snprintf(mq_name[0], NAME_LEN, "/mq-bench-%d%s", (int)getpid(),
@@ -859,69 +812,6 @@ worker_main(struct config *cfg, long w, int ready, int go)
 	_exit(ret ? 1 : report(cfg, st, 2));
 }
 
-/*
- * --procs: start the workers, wait until all have warmed up, let them go
- * together and time the window until all have run their loops: the
- * "pair_all" line (sum = window, n = procs * count).
- */
-static int run_procs(struct config *cfg)
-{
-	unsigned long i, n = cfg->procs, ok = 0;
-	pid_t pids[MAX_PROCS];
-	int ready[2], go[2], st, ret = 0;
-	struct stats all;
-	uint64_t t0, t1;
-	char c = 0;
-
-	if (pipe(ready) < 0 || pipe(go) < 0) {
-		err_msg("pipe: %s", strerror(errno));
-		return 1;
-	}
-	fflush(NULL);
-	for (i = 0; i < n; i++) {
-		pids[i] = fork();
-		if (pids[i] == 0) {
-			close(ready[0]);
-			close(go[1]);
-			worker_main(cfg, (long)i, ready[1], go[0]);
-		}
-		if (pids[i] < 0) {
-			err_msg("fork: %s", strerror(errno));
-			n = i;
-			ret = 1;
-			break;
-		}
-	}
-	close(ready[1]);
-	close(go[0]);
-	for (i = 0; !ret && i < n; i++)
-		ret = read(ready[0], &c, 1) != 1;
-	t0 = now_ns();
-	for (i = 0; !ret && i < n; i++)
-		ret = write(go[1], &c, 1) != 1;
-	for (i = 0; !ret && i < n; i++)
-		ret = read(ready[0], &c, 1) != 1;
-	t1 = now_ns();
-	close(go[1]);
-	close(ready[0]);
-	for (i = 0; i < n; i++) {
-		if (ret)
-			kill(pids[i], SIGKILL);
-		if (waitpid(pids[i], &st, 0) == pids[i] && WIFEXITED(st) &&
-		    !WEXITSTATUS(st))
-			ok++;
-	}
-	if (ret || ok != n) {
-		err_msg("%lu of %lu worker processes failed", n - ok, cfg->procs);
-		return 1;
-	}
-	all = (struct stats){ .op = "pair_all", .n = n * cfg->count,
-			      .sum = t1 - t0, .min = t1 - t0, .max = t1 - t0,
-			      .p50 = t1 - t0, .p99 = t1 - t0,
-			      .tsum = t1 - t0, .tn = n * cfg->count };
-	return report(cfg, &all, 1);
-}
-
 int main(int argc, char **argv)
 {
 	struct config cfg;
@@ -934,7 +824,7 @@ int main(int argc, char **argv)
 	check_limit("size", cfg.size, "msgsize_max");
 	check_limit("depth", cfg.depth, "msg_max");
 	if (cfg.procs > 1)
-		return run_procs(&cfg);
+		return run_procs(&cfg, "pair_all");
 	pp = cfg.mode != MODE_PAIR;
 	nst = pp ? 1 : 4;
 
