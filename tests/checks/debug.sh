@@ -113,7 +113,7 @@ group_debug() {
 		# memory.stat entry once in four runs of the KASAN-less debug
 		# kernel (2026-12-06, not traced; the boot group runs it on every
 		# kernel and mode): --full only here until it is understood.
-		stock=slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,drain_scope,drain_queue,hotplug_load
+		stock=slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,destroy_kept,drain_scope,drain_queue,hotplug_load
 		[ -z "$full" ] || stock+=,churn_stats,cgroups_1000
 		# no5lvl: 7.2's identify_cpu() clears the boot CPU's
 		# capabilities, X86_FEATURE_LA57 included, with interrupts on,

@@ -31,6 +31,15 @@
 #                   the cgroup is gone (6.1 kept the charge of the objects
 #                   never allocated); needs kmem_bench.ko and
 #                   CONFIG_FAIL_PAGE_ALLOC (the debug kernel), else skipped
+#   destroy_kept    a SLAB_ACCOUNT cache whose objects a task of a cgroup
+#                   allocated and freed on CPU 0 (the last ones kept
+#                   charged) is destroyed: kmem_cache_destroy() reports no
+#                   object left in it, and once the cgroup is gone its
+#                   parent keeps nothing but its remainder. With
+#                   SLUB_STATS, the cache's free_charged counter says that
+#                   objects were kept (a kernel that keeps objects and kept
+#                   none fails: the test would prove nothing). Needs
+#                   kmem_bench.ko, else skipped
 #   churn_stats     after cross-cgroup alloc/free churn from both CPUs, a
 #                   cgroup's slab counter returns to within the stock
 #                   tolerance and its parent is left with nothing charged
@@ -415,6 +424,43 @@ test_bulk_error() {
 	rmdir "$p"
 }
 
+test_destroy_kept() {
+	if ! slab_charged; then
+		result skip destroy_kept "slab objects are not charged in this mode"
+		return
+	fi
+	if [ ! -e /proc/kmem_bench ] && ! insmod /lib/modules/kmem_bench.ko 2>/dev/null; then
+		result skip destroy_kept "no kmem_bench.ko for this kernel"
+		return
+	fi
+	p=$(parent stk-destroy) || { result fail destroy_kept "no cgroup"; return; }
+	mkdir "$p/d" || { result fail destroy_kept "no cgroup"; return; }
+	bad=''
+	# shellcheck disable=SC2016 # $1 is the inner shell's
+	taskset -c 0 sh -c 'echo 0 >"$1/cgroup.procs" &&
+		echo "keep 256" >/proc/kmem_bench' _ "$p/d" ||
+		bad="writing keep to /proc/kmem_bench failed"
+	# The first field of a SLUB_STATS file is the sum over the CPUs.
+	kept=$(cut -d' ' -f1 /sys/kernel/slab/kmem_bench_keep/free_charged 2>/dev/null)
+	echo "# $(sed -n 's/^kmem_bench //p' /proc/kmem_bench); frees kept charged: ${kept:-no counter}"
+	[ -n "$bad" ] || echo destroy >/proc/kmem_bench || bad="writing destroy to /proc/kmem_bench failed"
+	rmdir "$p/d" || bad="$bad cannot remove d;"
+	report=$(dmesg | grep -E 'kmem_bench_keep|Objects remaining' | head -n 3 | tr '\n' ' ')
+	if [ -n "$bad" ]; then
+		result fail destroy_kept "$bad"
+	elif [ -n "$report" ]; then
+		result fail destroy_kept "kmem_cache_destroy() found objects left: $report"
+	elif [ "${kept:-none}" = 0 ]; then
+		result fail destroy_kept "no object was kept charged: the test proves nothing here"
+	elif drained "$p" $remainder; then
+		result ok destroy_kept
+	else
+		charge_report "$p"
+		result fail destroy_kept "parent: $(left "$p" $remainder)"
+	fi
+	rmdir "$p"
+}
+
 test_churn_stats() {
 	p=$(parent stk-churn) || { result fail churn_stats "no cgroup"; return; }
 	mkdir "$p/a" "$p/b" || { result fail churn_stats "no cgroup"; return; }
@@ -650,7 +696,7 @@ test_cgroups_1000() {
 	rmdir "$p"
 }
 
-tests=${H_stock:-slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,churn_stats,drain_scope,drain_queue,hotplug_load,cgroups_1000}
+tests=${H_stock:-slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,destroy_kept,churn_stats,drain_scope,drain_queue,hotplug_load,cgroups_1000}
 echo "TAP version 13"
 echo "1..$(echo "$tests" | tr ',' '\n' | grep -c .)"
 taskset -p 1 $$ >/dev/null || echo "# cannot pin this script to CPU 0"
@@ -658,7 +704,8 @@ echo +memory >"$CG/cgroup.subtree_control"
 mkdir -p "$scratch"
 for t in $(echo "$tests" | tr ',' ' '); do
 	case "$t" in
-	slab_limit | stock_hotplug | stock_slots | stock_dead | stock_large | bulk_error | churn_stats | \
+	slab_limit | stock_hotplug | stock_slots | stock_dead | stock_large | bulk_error | destroy_kept | \
+		churn_stats | \
 		drain_scope | drain_queue | hotplug_load | cgroups_1000)
 		"test_$t" ;;
 	*) result fail "$t" "no such test" ;;

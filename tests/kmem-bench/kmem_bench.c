@@ -38,6 +38,16 @@
  * task's memory cgroup is for the harness to see; the result line says how
  * many objects the allocation returned.
  *
+ * "keep <n>" makes a SLAB_ACCOUNT cache of 64-byte objects
+ * (kmem_bench_keep, with a constructor so that it is never merged and has
+ * its own /sys/kernel/slab directory), allocates <n> objects from it in
+ * the writing task and frees them all again: a kernel that keeps freed
+ * objects charged per CPU keeps the last ones it frees.  "destroy" then
+ * destroys that cache with kmem_cache_destroy(), which must give the kept
+ * objects back: one left in a slab makes the slab core report "Slab cache
+ * still has objects" (a WARN) and keep the cache.  Between the two, the
+ * cache's SLUB_STATS counters say whether anything was kept.
+ *
  * Unless "slab_nomerge" is given on the kernel command line, the benchmark
  * caches may be merged with existing compatible caches (e.g. the kmalloc
  * caches of the same size).
@@ -78,6 +88,7 @@
 #define KB_TEXT_MAX		4096
 #define KB_BULK_MAX		65536U
 #define KB_BULK_SIZE		64U
+#define KB_KEEP_SIZE		64U
 /* Objects allocated before the first is freed, in the batch loop. */
 #define KB_BATCH		64U
 
@@ -284,6 +295,17 @@ struct kb_filter {
 	bool acct;
 };
 
+/* Make @line the text /proc/kmem_bench reads, and log it. */
+static void kb_set_text(const char *line)
+{
+	mutex_lock(&kb_mutex);
+	kb_text_len = 0;
+	kb_text[0] = '\0';
+	kb_text_append(line);
+	mutex_unlock(&kb_mutex);
+	pr_info("%s\n", line);
+}
+
 static bool kb_wanted(const struct kb_filter *f, enum kb_api api,
 		      unsigned int idx, bool acct)
 {
@@ -378,12 +400,7 @@ static int kb_bulk_fail(unsigned int n)
 
 	scnprintf(line, sizeof(line), "bulkfail objects=%u size=%u allocated=%d",
 		  n, KB_BULK_SIZE, got);
-	mutex_lock(&kb_mutex);
-	kb_text_len = 0;
-	kb_text[0] = '\0';
-	kb_text_append(line);
-	mutex_unlock(&kb_mutex);
-	pr_info("%s\n", line);
+	kb_set_text(line);
 	return 0;
 }
 #else
@@ -392,6 +409,69 @@ static int kb_bulk_fail(unsigned int n)
 	return -EOPNOTSUPP;
 }
 #endif
+
+/* A constructor keeps the keep cache from being merged with another. */
+static void kb_keep_ctor(void *obj)
+{
+}
+
+/* The cache of "keep", until "destroy"; under kb_keep_mutex. */
+static struct kmem_cache *kb_keep_cache;
+static DEFINE_MUTEX(kb_keep_mutex);
+
+/* "keep <n>": allocate and free @n objects of a new SLAB_ACCOUNT cache. */
+static int kb_keep(unsigned int n)
+{
+	char line[KB_LINE_MAX];
+	unsigned int i;
+	void **p;
+	int ret = 0;
+
+	p = kvmalloc_array(n, sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	mutex_lock(&kb_keep_mutex);
+	if (kb_keep_cache) {
+		ret = -EBUSY;
+		goto out;
+	}
+	kb_keep_cache = kmem_cache_create("kmem_bench_keep", KB_KEEP_SIZE, 0,
+					  SLAB_ACCOUNT, kb_keep_ctor);
+	if (!kb_keep_cache) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		p[i] = kmem_cache_alloc(kb_keep_cache, GFP_KERNEL);
+		if (!p[i])
+			break;
+	}
+	n = i;
+	for (i = 0; i < n; i++)
+		kmem_cache_free(kb_keep_cache, p[i]);
+	scnprintf(line, sizeof(line), "keep objects=%u size=%u", n,
+		  KB_KEEP_SIZE);
+	kb_set_text(line);
+out:
+	mutex_unlock(&kb_keep_mutex);
+	kvfree(p);
+	return ret;
+}
+
+/* "destroy": kmem_cache_destroy() the cache of "keep". */
+static int kb_destroy(void)
+{
+	mutex_lock(&kb_keep_mutex);
+	if (!kb_keep_cache) {
+		mutex_unlock(&kb_keep_mutex);
+		return -ENOENT;
+	}
+	kmem_cache_destroy(kb_keep_cache);
+	kb_keep_cache = NULL;
+	mutex_unlock(&kb_keep_mutex);
+	kb_set_text("destroy done");
+	return 0;
+}
 
 /* Parses "<api> <size> <acct>" into @f; -EINVAL unless all three are known. */
 static int kb_parse_filter(char *arg, struct kb_filter *f)
@@ -442,6 +522,19 @@ static ssize_t kb_proc_write(struct file *file, const char __user *ubuf,
 		    !n || n > KB_BULK_MAX)
 			return -EINVAL;
 		ret = kb_bulk_fail(n);
+		return ret ? ret : count;
+	}
+	if (!strcmp(cmd, "keep")) {
+		if (!arg || kstrtouint(skip_spaces(arg), 10, &n) ||
+		    !n || n > KB_BULK_MAX)
+			return -EINVAL;
+		ret = kb_keep(n);
+		return ret ? ret : count;
+	}
+	if (!strcmp(cmd, "destroy")) {
+		if (arg && *skip_spaces(arg))
+			return -EINVAL;
+		ret = kb_destroy();
 		return ret ? ret : count;
 	}
 	if (strcmp(cmd, "run"))
@@ -557,6 +650,7 @@ static void __exit kb_exit(void)
 {
 	/* Waits for in-flight readers and writers (i.e. runs) to finish. */
 	remove_proc_entry(KB_PROC_NAME, NULL);
+	kmem_cache_destroy(kb_keep_cache);
 	kb_destroy_caches();
 }
 
