@@ -233,9 +233,17 @@ kbuild_tree() {
 # The base's floor experiment (BASE_FLOOR): a measurement-only diff on top
 # of the series (6.1: the slab hooks without any charge or vmstat update;
 # 7.2: an accounted allocation that only looks up current's objcg).
+# FLOOR_DIFF in the environment (a path, relative to the repository or
+# absolute) makes the floor kernel another experiment instead, e.g. a
+# mutation of the series that a test must catch
+# (tests/experiments/mutate-*.diff).
 floor_diff() {
-	[ -n "${BASE_FLOOR:-}" ] || die "no floor experiment for base $BASE (BASE_FLOOR in bases/$BASE.conf)"
-	printf '%s/%s\n' "$REPO_ROOT" "$BASE_FLOOR"
+	local d=${FLOOR_DIFF:-${BASE_FLOOR:-}}
+	[ -n "$d" ] || die "no floor experiment for base $BASE (BASE_FLOOR in bases/$BASE.conf, or FLOOR_DIFF)"
+	case "$d" in
+	/*) printf '%s\n' "$d" ;;
+	*) printf '%s/%s\n' "$REPO_ROOT" "$d" ;;
+	esac
 }
 
 build_dir() {
