@@ -124,7 +124,7 @@ else
 	method="QEMU $accel (wall-clock ns)"
 fi
 
-mods=''
+mods='' initrd_given=$initrd
 if [ -n "$initrd" ]; then
 	[ -f "$initrd" ] || die "no initramfs at $initrd"
 else
@@ -137,9 +137,13 @@ mkdir -p "$OUT_DIR/logs"
 log=${log:-$OUT_DIR/logs/$variant-$set-$mode-$job.log}
 rundir=$(mktemp -d)
 trap 'rm -rf "$rundir"' EXIT
-# Linux unpacks concatenated cpio archives: add the kernel's own modules.
+# Linux unpacks concatenated cpio archives: add the kernel's own modules,
+# and PostgreSQL for the workloads job's pgbench runs.
 cat "$initrd" >"$rundir/initrd"
 [ -z "$mods" ] || [ ! -f "$mods" ] || cat "$mods" >>"$rundir/initrd"
+if [ "$job" = workloads ] && [ -z "$initrd_given" ] && [ -f "$(pgsql_cpio_path)" ]; then
+	cat "$(pgsql_cpio_path)" >>"$rundir/initrd"
+fi
 
 cmdline="console=ttyS0 panic=-1 oops=panic brd.rd_nr=1 brd.rd_size=524288"
 cmdline+=" harness.job=$job harness.cg=$cg${args:+ harness.args=$args}"

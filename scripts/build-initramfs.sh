@@ -1,7 +1,8 @@
 #!/bin/bash
 # Build the guest initramfs: busybox-static, the guest jobs (tests/guest),
-# the mqueue benchmark, Debian's stress-ng with the shared libraries it
-# needs (tests/workloads.conf) and the in-tree cgroup and mqueue selftests
+# the mqueue benchmark, Debian's stress-ng and rt-tests' hackbench with the
+# shared libraries they need (tests/workloads.conf) and the in-tree cgroup
+# and mqueue selftests
 # built statically from a kernel tree (default: the patched tree if the series
 # is applied, else the base tree). One initramfs serves every kernel of a
 # run, so benchmark figures compare kernels, not initramfs contents.
@@ -19,6 +20,7 @@ esac
 load_base
 need_cmd cpio cpio
 need_cmd stress-ng stress-ng
+need_cmd hackbench rt-tests
 need_busybox
 
 if [ -z "$variant" ]; then
@@ -55,14 +57,16 @@ mkdir -p "$stage"/{lib/modules,tests/selftests}
 install -m 0755 "$REPO_ROOT"/tests/guest/job-*.sh "$stage/tests/"
 install -m 0755 "$st/bench/mq-bench" "$st/bench/slab-fill" "$st/bench/lock-bench" "$stage/tests/"
 install -m 0644 "$REPO_ROOT/tests/workloads.conf" "$stage/tests/"
-# stress-ng is dynamically linked: take the loader and every library ldd
-# names, at the paths the binary asks for.
-sng=$(command -v stress-ng)
-install -D -m 0755 "$sng" "$stage/usr/bin/stress-ng"
-libs=$(ldd "$sng" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
-[ -n "$libs" ] || die "ldd names no library of $sng"
-for lib in $libs; do
-	install -D -m 0755 "$(readlink -f "$lib")" "$stage$lib"
+# stress-ng and hackbench are dynamically linked: take the loader and every
+# library ldd names, at the paths the binaries ask for.
+for prog in stress-ng hackbench; do
+	bin=$(command -v "$prog")
+	install -D -m 0755 "$bin" "$stage/usr/bin/$prog"
+	libs=$(ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
+	[ -n "$libs" ] || die "ldd names no library of $bin"
+	for lib in $libs; do
+		install -D -m 0755 "$(readlink -f "$lib")" "$stage$lib"
+	done
 done
 # The harness's own TAP tests run like selftests.
 install -D -m 0755 "$REPO_ROOT/tests/guest/stock-tests.sh" "$stage/tests/selftests/harness/stock"
@@ -74,3 +78,31 @@ done
 pack_cpio "$stage" "$out.tmp"
 mv "$out.tmp" "$out"
 msg "initramfs: $out ($(du -h "$out" | cut -f1))"
+
+# PostgreSQL for the pgbench workloads (tests/workloads.conf): Debian's
+# postgresql-15 server, initdb and pgbench, the server's loadable modules
+# but the LLVM JIT (jit=off), its share files and the UTC zone, with every
+# library they need, in an archive of its own that boot-guest.sh adds for
+# the workloads job only.
+pg=/usr/lib/postgresql/15
+pgout=$(pgsql_cpio_path)
+pgstage="$stage.pgsql"
+rm -rf "$pgstage"
+mkdir -p "$pgstage$pg/bin" "$pgstage$pg/lib" "$pgstage/usr/share/postgresql" "$pgstage/usr/share/zoneinfo/Etc"
+for prog in postgres initdb pgbench; do
+	[ -x "$pg/bin/$prog" ] || die "no $pg/bin/$prog: install Debian package 'postgresql-15' (scripts/install-deps.sh does)"
+	install -m 0755 "$pg/bin/$prog" "$pgstage$pg/bin/"
+done
+find "$pg/lib" -maxdepth 1 -name '*.so' ! -name 'llvmjit*' -exec install -m 0755 {} "$pgstage$pg/lib/" \;
+cp -a /usr/share/postgresql/15 "$pgstage/usr/share/postgresql/"
+install -m 0644 /usr/share/zoneinfo/Etc/UTC "$pgstage/usr/share/zoneinfo/Etc/UTC"
+ln -s Etc/UTC "$pgstage/usr/share/zoneinfo/UTC"
+for bin in "$pgstage$pg"/bin/* "$pgstage$pg"/lib/*.so; do
+	ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'
+done | sort -u | while read -r lib; do
+	[ -e "$stage$lib" ] || install -D -m 0755 "$(readlink -f "$lib")" "$pgstage$lib"
+done
+pack_cpio "$pgstage" "$pgout.tmp"
+mv "$pgout.tmp" "$pgout"
+rm -rf "$pgstage"
+msg "PostgreSQL for the guest: $pgout ($(du -h "$pgout" | cut -f1))"

@@ -22,10 +22,10 @@
 #            fetch-orig-tarball.sh)
 #   kbuild   build-essential bc bison flex libelf-dev libssl-dev perl kmod
 #            rsync: build-kernel.sh, build-kmem-bench.sh
-#   guest    cpio busybox-static stress-ng libpopt-dev qemu-system-x86:
-#            build-initramfs.sh, boot-guest.sh
+#   guest    cpio busybox-static stress-ng rt-tests postgresql-15
+#            libpopt-dev qemu-system-x86: build-initramfs.sh, boot-guest.sh
 #   check    perl python3 python3-ply python3-git codespell: checkpatch.pl
-#   style    prepare check shellcheck build-essential stress-ng
+#   style    prepare check shellcheck build-essential stress-ng rt-tests
 #   apply    prepare quilt
 #   bisect   prepare kbuild
 #   boot     prepare kbuild guest
@@ -70,9 +70,11 @@ prepare=(git make xz-utils debian-archive-keyring)
 # does not run today.
 kbuild=(build-essential bc bison flex libelf-dev libssl-dev perl kmod rsync)
 # The guest: build-initramfs.sh (pack_cpio: cpio; static busybox; Debian's
-# stress-ng and its libraries copied in; the mqueue selftests link
-# -lpopt -static) and boot-guest.sh (qemu-system-x86_64).
-guest=(cpio busybox-static stress-ng libpopt-dev qemu-system-x86)
+# stress-ng, rt-tests' hackbench and PostgreSQL 15 (server, initdb,
+# pgbench) and their libraries copied in; the mqueue selftests link -lpopt
+# -static) and boot-guest.sh (qemu-system-x86_64). The host runs no
+# PostgreSQL: no cluster is made when the package comes (below).
+guest=(cpio busybox-static stress-ng rt-tests postgresql-15 libpopt-dev qemu-system-x86)
 # checkpatch.pl (style; send: b4-send.sh): perl, spdxcheck.py (python3 with
 # ply and git), --codespell (codespell's dictionary; the callers pass
 # --codespell only if /usr/share/codespell/dictionary.txt exists, while
@@ -83,8 +85,9 @@ pkgs=()
 for g in ${groups//,/ }; do
 	case "$g" in
 	# style: the shellcheck check; gcc -static of tests/*.c; stress-ng
-	# --dry-run of tests/workloads.conf; python3: profile-report.py fixture.
-	style) pkgs+=("${prepare[@]}" "${check[@]}" shellcheck build-essential stress-ng) ;;
+	# --dry-run and a hackbench run of tests/workloads.conf; python3:
+	# profile-report.py fixture.
+	style) pkgs+=("${prepare[@]}" "${check[@]}" shellcheck build-essential stress-ng rt-tests) ;;
 	apply) pkgs+=("${prepare[@]}" quilt) ;;
 	bisect) pkgs+=("${prepare[@]}" "${kbuild[@]}") ;;
 	boot | debug) pkgs+=("${prepare[@]}" "${kbuild[@]}" "${guest[@]}") ;;
@@ -154,6 +157,13 @@ done
 for p in "${missing[@]}"; do
 	apt-cache show "$p" >/dev/null 2>&1 || die "Debian package '$p' is not available from the configured apt sources"
 done
+# postgresql-common makes and starts a cluster "main" when it is installed,
+# unless a file of createcluster.d says not to: the harness only copies the
+# binaries into the guest.
+if [[ " ${missing[*]} " == *" postgresql-15 "* ]]; then
+	mkdir -p /etc/postgresql-common/createcluster.d
+	echo 'create_main_cluster = false' >/etc/postgresql-common/createcluster.d/memcg-noslab.conf
+fi
 apt-get install -y -q "${lock[@]}" --no-install-recommends "${missing[@]}" >"$log" 2>&1 ||
 	{ tail -n 10 "$log" >&2; die "apt-get install ${missing[*]} failed (see above)"; }
 grep -E '^(Unpacking|Setting up)' "$log" || true

@@ -280,6 +280,12 @@ initramfs_path() {
 	printf '%s/build/initramfs.cpio\n' "$(work_dir)"
 }
 
+# pgsql_cpio_path: PostgreSQL for the guest's pgbench workloads, made by
+# build-initramfs.sh and added to the initramfs of the workloads job.
+pgsql_cpio_path() {
+	printf '%s/build/pgsql.cpio\n' "$(work_dir)"
+}
+
 # print_usage SCRIPT: the comment block at the top of SCRIPT (the comment
 # lines after the #! line), on stdout: what -h and --help print.
 print_usage() {

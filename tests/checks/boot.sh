@@ -243,12 +243,14 @@ group_boot() {
 	check "boot: try-kernel.sh: base kernel with cgroup.memory=noslab still charges slab objects" \
 		try_kernel base cgroup.memory=noslab charged charged
 	# Third-party workloads run in the guest (a smoke run on the newest
-	# base: two stressors, a tenth of their bogo ops; --full: every base;
-	# scripts/run-bench.sh --workloads measures).
+	# base: two stressors and two hackbench runs, a tenth of their bogo
+	# ops and loops; --full: every base; scripts/run-bench.sh --workloads
+	# measures).
 	if [ -n "$full" ] || [ "$BASE" = "$(list_bases | tail -n 1)" ]; then
-		check "boot: patched kernel runs the stress-ng workloads mq and open (mode default)" \
+		check "boot: patched kernel runs the workloads mq, open, hackbench-sock-proc and hackbench-pipe-thread (mode default)" \
 			"$REPO_ROOT/scripts/boot-guest.sh" --log "$logdir/boot-patched-workloads.log" --timeout 900 \
-			--append "harness.workloads=mq,open harness.wdiv=10" patched test default workloads
+			--append "harness.workloads=mq,open,hackbench-sock-proc,hackbench-pipe-thread harness.wdiv=10" \
+			patched test default workloads
 	fi
 	# Tests that must be able to fail: the base fails them (BASE_MUST_FAIL:
 	# mode:program:test, what the series fixes or adds there).

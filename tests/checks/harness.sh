@@ -19,15 +19,29 @@ series_index() {
 	! grep -vE '^(#|$)' "$REPO_ROOT/series" || { echo "the index names patches"; return 1; }
 }
 
-# workloads_known: stress-ng parses every line of tests/workloads.conf
-# (--dry-run: parse, do not run).
+# workloads_known: stress-ng parses every stress-ng line of
+# tests/workloads.conf (--dry-run: parse, do not run), hackbench runs every
+# hackbench line's arguments once, briefly (one group, one loop), and the
+# pgbench lines' pgbench is there.
 workloads_known() {
 	local name ops args
 	need_cmd stress-ng stress-ng
+	need_cmd hackbench rt-tests
 	# shellcheck disable=SC2086 # $args is a list of options
 	while read -r name ops args; do
 		case "$name" in '' | '#'*) continue ;; esac
 		[[ $ops =~ ^[1-9][0-9]*$ ]] || { echo "$name: bad op count '$ops'"; return 1; }
+		if [[ $args == pgbench* ]]; then
+			# Runs against the guest's server only: the binary is there.
+			[ -x /usr/lib/postgresql/15/bin/pgbench ] ||
+				{ echo "$name: no /usr/lib/postgresql/15/bin/pgbench (Debian package postgresql-15)"; return 1; }
+			continue
+		fi
+		if [[ $args == hackbench* ]]; then
+			(cd /tmp && timeout 60 ${args} -g 1 -l 1) 2>&1 | grep -q '^Time:' ||
+				{ echo "hackbench rejects: ${args#hackbench } -g 1 -l 1"; return 1; }
+			continue
+		fi
 		(cd /tmp && stress-ng --dry-run --"$name" 1 --"$name"-ops "$ops" $args) >/dev/null 2>&1 ||
 			{ echo "stress-ng rejects: --$name 1 --$name-ops $ops $args"; return 1; }
 	done <"$REPO_ROOT/tests/workloads.conf"
@@ -176,7 +190,7 @@ group_harness() {
 	check "style: mq-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/mq-bench.c"
 	check "style: slab-fill.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/slab-fill.c"
 	check "style: lock-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/lock-bench.c"
-	check "style: tests/workloads.conf names stressors and options this stress-ng accepts" workloads_known
+	check "style: tests/workloads.conf names stressors and options this stress-ng accepts, and hackbench runs its hackbench lines" workloads_known
 	check "style: checkpatch --strict kmem_bench.c" bash -c "cd '$base_tree' && PATH=/usr/bin:\$PATH perl scripts/checkpatch.pl --strict --no-tree --terse -f '$REPO_ROOT/tests/kmem-bench/kmem_bench.c' | (! grep -E 'ERROR|WARNING|CHECK')"
 	# shellcheck disable=SC2034 # read by check() in run-tests.sh
 	common_check=''

@@ -29,7 +29,7 @@ emit_file() {
 	echo "HARNESS-END $1"
 }
 
-# run_workloads CGROUP LIST FILE: run the stress-ng workloads named in LIST
+# run_workloads CGROUP LIST FILE: run the workloads (stress-ng, hackbench) named in LIST
 # (comma-separated, from /tests/workloads.conf) one after the other, each
 # started inside CGROUP, and append one JSON line per workload to FILE:
 # guest ns per bogo op, or the error. A workload that fails or outlives
@@ -49,6 +49,16 @@ run_workloads() {
 		[ "$_ops" -gt 0 ] || _ops=1
 		shift 2
 		echo "HARNESS-WORKLOAD $_w ops=$_ops"
+		if [ "${1:-}" = hackbench ]; then
+			shift
+			run_hackbench "$_cg" "$_w" "$_ops" "$_out" "$@"
+			continue
+		fi
+		if [ "${1:-}" = pgbench ]; then
+			shift
+			run_pgbench "$_cg" "$_w" "$_ops" "$_out" "$@"
+			continue
+		fi
 		rm -f /tmp/sng.yaml
 		_ctxt0=$(sed -n 's/^ctxt //p' /proc/stat)
 		(echo 0 >"$_cg/cgroup.procs" && cd /tmp &&
@@ -73,6 +83,131 @@ run_workloads() {
 		awk -v w="$_w" -v ops="$_bogo" -v rate="$_rate" -v c="$((_ctxt1 - _ctxt0))" 'BEGIN {
 			printf "{\"workload\":\"%s\",\"ops\":%d,\"ns_per_op\":%.1f,\"ctxt_per_kop\":%.1f}\n", w, ops, 1e9 / rate, 1000 * c / ops }' >>"$_out"
 	done
+	pg_stop
+}
+
+# PostgreSQL in the guest (build-initramfs.sh's pgsql.cpio): a cluster in
+# /tmp/pgdata, made and loaded by the first pgbench workload of a boot
+# (pgbench -i, scale $PG_SCALE), its server started inside that workload's
+# cgroup, so that server and clients share it as in a container; stopped
+# at the end of run_workloads. No fsync, no autovacuum, no JIT: the runs
+# repeat under icount.
+PG=/usr/lib/postgresql/15/bin
+PG_DATA=/tmp/pgdata
+PG_SOCK=/tmp/pgsock
+PG_SCALE=1
+pg_up=''
+
+# pg_start CGROUP: make, start and load the cluster once; 1 on failure,
+# with the reason on stdout. Not in a subshell: it sets pg_up.
+pg_start() {
+	[ -z "$pg_up" ] || return 0
+	if [ ! -x $PG/postgres ]; then
+		echo "no PostgreSQL in the guest (build-initramfs.sh's pgsql.cpio)"
+		return 1
+	fi
+	grep -q '^postgres:' /etc/passwd || echo 'postgres:x:70:70:PostgreSQL:/tmp:/bin/sh' >>/etc/passwd
+	grep -q '^postgres:' /etc/group || echo 'postgres:x:70:' >>/etc/group
+	ip link set lo up 2>/dev/null || :
+	mkdir -p $PG_DATA $PG_SOCK && chown postgres:postgres $PG_DATA $PG_SOCK
+	su -s /bin/sh postgres -c "TZ=UTC $PG/initdb -D $PG_DATA -U postgres -A trust \
+		--no-locale -E UTF8 --no-sync" >/tmp/initdb.log 2>&1 ||
+		{ echo "initdb failed: $(tail -n 3 /tmp/initdb.log | tr '\n' ' ')"; return 1; }
+	(echo 0 >"$1/cgroup.procs" && exec su -s /bin/sh postgres -c "TZ=UTC exec $PG/postgres \
+		-D $PG_DATA -k $PG_SOCK -c listen_addresses=127.0.0.1 -c fsync=off \
+		-c synchronous_commit=off -c full_page_writes=off -c autovacuum=off \
+		-c jit=off -c shared_buffers=64MB -c max_connections=32 \
+		-c dynamic_shared_memory_type=sysv -c checkpoint_timeout=1d \
+		-c max_wal_size=1GB") >/tmp/pg.log 2>&1 &
+	_i=0
+	until grep -q 'ready to accept connections' /tmp/pg.log; do
+		_i=$((_i + 1))
+		if [ $_i -gt 600 ] || ! kill -0 $! 2>/dev/null; then
+			echo "the server did not start: $(tail -n 3 /tmp/pg.log | tr '\n' ' ')"
+			return 1
+		fi
+		sleep 0.2
+	done
+	pg_up=$!
+	(echo 0 >"$1/cgroup.procs" && exec $PG/pgbench -i -q -s $PG_SCALE -h $PG_SOCK -U postgres postgres) \
+		>/tmp/pgbench-init.log 2>&1 ||
+		{ echo "pgbench -i failed: $(tail -n 3 /tmp/pgbench-init.log | tr '\n' ' ')"; return 1; }
+}
+
+pg_stop() {
+	[ -n "$pg_up" ] || return 0
+	kill -INT "$(head -n 1 $PG_DATA/postmaster.pid)" 2>/dev/null
+	wait "$pg_up" 2>/dev/null
+	pg_up=''
+}
+
+# run_pgbench CGROUP NAME TRANSACTIONS FILE [pgbench arguments]: one pgbench
+# run (TRANSACTIONS a client, a fixed random seed), started inside CGROUP
+# against the guest's server; appends a JSON line to FILE: guest ns per
+# transaction over all clients (1e9 / pgbench's tps, initial connections
+# excluded), the tps and the mean latency in ms, or the error.
+run_pgbench() {
+	_pcg=$1 _pw=$2 _pt=$3 _pout=$4
+	shift 4
+	if ! pg_start "$_pcg" >/tmp/pg-start.why; then
+		# Quotes and backslashes would break the JSON line.
+		_why=$(tr -d '\042\134' </tmp/pg-start.why)
+		echo "HARNESS-WORKLOAD-FAILED $_pw: $_why"
+		echo "{\"workload\":\"$_pw\",\"error\":\"$_why\"}" >>"$_pout"
+		return
+	fi
+	_ctxt0=$(sed -n 's/^ctxt //p' /proc/stat)
+	_plog=$( (echo 0 >"$_pcg/cgroup.procs" && cd /tmp &&
+		exec timeout "${H_wtimeout:-600}" $PG/pgbench -n --random-seed=1 -U postgres \
+			-t "$_pt" "$@" postgres) 2>&1)
+	_rc=$?
+	_ctxt1=$(sed -n 's/^ctxt //p' /proc/stat)
+	echo "$_plog"
+	_tps=$(echo "$_plog" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p' | head -n 1)
+	_lat=$(echo "$_plog" | sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' | head -n 1)
+	_tx=$(echo "$_plog" | sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p')
+	if [ "$_rc" -ne 0 ] || [ -z "$_tps" ] || [ -z "$_tx" ]; then
+		_why="pgbench exit $_rc"
+		[ "$_rc" -ne 143 ] || _why="timed out after ${H_wtimeout:-600} s"
+		echo "HARNESS-WORKLOAD-FAILED $_pw: $_why"
+		echo "{\"workload\":\"$_pw\",\"error\":\"$_why\"}" >>"$_pout"
+		return
+	fi
+	awk -v w="$_pw" -v tx="$_tx" -v tps="$_tps" -v lat="${_lat:-0}" -v c="$((_ctxt1 - _ctxt0))" 'BEGIN {
+		printf "{\"workload\":\"%s\",\"ops\":%d,\"ns_per_op\":%.1f,\"ctxt_per_kop\":%.1f,\"tps\":%s,\"latency_ms\":%s}\n", w, tx, 1e9 / tps, 1000 * c / tx, tps, lat }' >>"$_pout"
+}
+
+# run_hackbench CGROUP NAME LOOPS FILE [hackbench arguments]: one run of
+# rt-tests' hackbench, started inside CGROUP, with one group per online CPU
+# and LOOPS messages from each sender to each receiver of its group; appends
+# a JSON line to FILE: guest ns per message (hackbench's "Time:" over
+# groups x senders x receivers x LOOPS), or the error.
+run_hackbench() {
+	_hcg=$1 _hw=$2 _hl=$3 _hout=$4
+	shift 4
+	_hg=$(grep -c '^processor' /proc/cpuinfo)
+	# Senders (and receivers) a group: hackbench's -f, 20 by default.
+	_hf=20 _prev=''
+	for _a in "$@"; do
+		[ "$_prev" != -f ] || _hf=$_a
+		_prev=$_a
+	done
+	_ctxt0=$(sed -n 's/^ctxt //p' /proc/stat)
+	_hlog=$( (echo 0 >"$_hcg/cgroup.procs" && cd /tmp &&
+		exec timeout "${H_wtimeout:-600}" hackbench "$@" -g "$_hg" -l "$_hl") 2>&1)
+	_rc=$?
+	_ctxt1=$(sed -n 's/^ctxt //p' /proc/stat)
+	echo "$_hlog"
+	_t=$(echo "$_hlog" | sed -n 's/^Time: *//p' | head -n 1)
+	if [ "$_rc" -ne 0 ] || [ -z "$_t" ]; then
+		_why="hackbench exit $_rc${_t:+ (time $_t)}"
+		[ "$_rc" -ne 143 ] || _why="timed out after ${H_wtimeout:-600} s"
+		echo "HARNESS-WORKLOAD-FAILED $_hw: $_why"
+		echo "{\"workload\":\"$_hw\",\"error\":\"$_why\"}" >>"$_hout"
+		return
+	fi
+	awk -v w="$_hw" -v t="$_t" -v m="$((_hg * _hf * _hf * _hl))" -v c="$((_ctxt1 - _ctxt0))" 'BEGIN {
+		printf "{\"workload\":\"%s\",\"ops\":%d,\"ns_per_op\":%.1f,\"ctxt_per_kop\":%.1f}\n", w, m, t * 1e9 / m, 1000 * c / m }' >>"$_hout"
 }
 
 # emit_cpu: what the guest's CPU model is and which mitigations the kernel
