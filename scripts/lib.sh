@@ -203,7 +203,7 @@ tree_dir() {
 check_picks() {
 	local n p last=0
 	[[ $1 =~ ^base(\+[1-9][0-9]?)+$ ]] ||
-		die "$1: a variant of picked patches is base+N[+M...], e.g. base+20+21"
+		die "$1: a variant of picked patches is base+N[+M...], e.g. base+21+22"
 	n=$(series_patches | wc -l)
 	for p in ${1//+/ }; do
 		[ "$p" != base ] || continue

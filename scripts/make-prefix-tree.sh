@@ -6,7 +6,7 @@
 # "run-bench.sh --kernels base,p1,patched". N runs from 1 to one less than
 # the number of patches (pN with N = all of them is "patched").
 # base+N[+M...] is the base plus patches N, M, ... alone, picked in that
-# order (e.g. base+20+21: what two patches do without the ones before
+# order (e.g. base+21+22: what two patches do without the ones before
 # them). A patch that does not apply there is named, and the tree is left
 # on the base.
 # Usage: scripts/make-prefix-tree.sh pN|base+N[+M...]

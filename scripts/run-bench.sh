@@ -27,7 +27,7 @@
 # the floor of designs that keep objects charged); benchmarked only.
 # --kernels ...,pN adds the base plus the first N patches of the series
 # (scripts/make-prefix-tree.sh), to attribute a difference to a patch;
-# ...,base+N[+M...] the base plus patches N, M, ... alone (e.g. base+20+21:
+# ...,base+N[+M...] the base plus patches N, M, ... alone (e.g. base+21+22:
 # what two patches cost without the ones before them).
 # --workloads also boots each kernel in each mode to run third-party
 # workloads: Debian's stress-ng stressors and rt-tests' hackbench runs of
