@@ -2,10 +2,12 @@
 # Build the guest initramfs: busybox-static, the guest jobs (tests/guest),
 # the mqueue benchmark, Debian's stress-ng and rt-tests' hackbench with the
 # shared libraries they need (tests/workloads.conf) and the in-tree cgroup
-# and mqueue selftests
-# built statically from a kernel tree (default: the patched tree if the series
-# is applied, else the base tree). One initramfs serves every kernel of a
-# run, so benchmark figures compare kernels, not initramfs contents.
+# and mqueue selftests built statically from a kernel tree (default: the
+# patched tree if the series is applied, else the base tree); and beside
+# it pgsql.cpio, PostgreSQL 15 for the pgbench workloads, which
+# boot-guest.sh adds for the workloads job. One initramfs serves every
+# kernel of a run, so benchmark figures compare kernels, not initramfs
+# contents.
 # Usage: scripts/build-initramfs.sh [base|patched]
 set -euo pipefail
 # shellcheck source=scripts/lib.sh

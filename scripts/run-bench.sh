@@ -30,10 +30,12 @@
 # ...,base+N[+M...] the base plus patches N, M, ... alone (e.g. base+21+22:
 # what two patches cost without the ones before them).
 # --workloads also boots each kernel in each mode to run third-party
-# workloads: Debian's stress-ng stressors and rt-tests' hackbench runs of
-# tests/workloads.conf ("all", or names from it, e.g. hackbench-sock-proc),
-# each with a fixed number of bogo ops or loops; reported in guest ns per
-# bogo op (hackbench: per message; one group per vCPU). A workload that fails or hangs is reported with its
+# workloads: Debian's stress-ng stressors, rt-tests' hackbench runs and
+# PostgreSQL 15's pgbench runs (against a server in the guest) of
+# tests/workloads.conf ("all", or names from it, e.g. hackbench-sock-proc,
+# pgbench-select-unix-1), each with a fixed number of bogo ops, loops or
+# transactions; reported in guest ns per bogo op (hackbench: per message,
+# one group per vCPU; pgbench: per transaction). A workload that fails or hangs is reported with its
 # console log and the others still run; the script then exits 1.
 # --boots N boots each kernel and mode N times for the workloads, boot i
 # with harness.salt=i on its command line (which the guest ignores): a

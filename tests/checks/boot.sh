@@ -177,6 +177,11 @@ group_boot() {
 	note "group boot (guests with $cpus vCPUs)"
 	for k in base patched; do
 		check "boot: build $k kernel (test config)" "$REPO_ROOT/scripts/build-kernel.sh" "$k" test bzImage modules
+		# kmem_bench.ko for harness/stock's destroy_kept (and whatever
+		# else needs it): built for this kernel every time, so that no
+		# module of an earlier build is what the guest gets.
+		check "boot: build kmem_bench.ko for the $k kernel (test config)" \
+			"$REPO_ROOT/scripts/build-kmem-bench.sh" "$k" test
 	done
 	check "boot: build the initramfs" "$REPO_ROOT/scripts/build-initramfs.sh"
 	for m in "${boot_modes[@]}"; do
