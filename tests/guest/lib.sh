@@ -36,6 +36,18 @@ emit_file() {
 # harness.wtimeout (seconds, default 600) is reported and the next one
 # runs. harness.wdiv=N divides every workload's bogo-op count by N (smoke
 # runs).
+# workload_failed NAME FILE RC WHY: report workload NAME as failed on the
+# console and as its JSON line in FILE, with WHY, or the timeout when its
+# program's exit code RC is busybox timeout's SIGTERM (143). Quotes and
+# backslashes are taken out of WHY, which would break the JSON line.
+workload_failed() {
+	_fwhy=$4
+	[ "$3" -ne 143 ] || _fwhy="timed out after ${H_wtimeout:-600} s"
+	_fwhy=$(printf '%s' "$_fwhy" | tr -d '\042\134')
+	echo "HARNESS-WORKLOAD-FAILED $1: $_fwhy"
+	echo "{\"workload\":\"$1\",\"error\":\"$_fwhy\"}" >>"$2"
+}
+
 run_workloads() {
 	_cg=$1 _out=$3
 	for _w in $(echo "$2" | tr ',' ' '); do
@@ -71,10 +83,8 @@ run_workloads() {
 		if [ "$_rc" -ne 0 ] || [ -z "$_rate" ] || [ "${_bogo:-0}" -lt "$_ops" ]; then
 			# busybox timeout ends the program with SIGTERM (143),
 			# which stress-ng may catch and exit early, but not 0.
-			_why="stress-ng exit $_rc after ${_bogo:-no} of $_ops bogo ops"
-			[ "$_rc" -ne 143 ] || _why="timed out after ${H_wtimeout:-600} s"
-			echo "HARNESS-WORKLOAD-FAILED $_w: $_why"
-			echo "{\"workload\":\"$_w\",\"error\":\"$_why\"}" >>"$_out"
+			workload_failed "$_w" "$_out" "$_rc" \
+				"stress-ng exit $_rc after ${_bogo:-no} of $_ops bogo ops"
 			continue
 		fi
 		# Context switches per 1000 ops: on one vCPU, how often the
@@ -150,10 +160,7 @@ run_pgbench() {
 	_pcg=$1 _pw=$2 _pt=$3 _pout=$4
 	shift 4
 	if ! pg_start "$_pcg" >/tmp/pg-start.why; then
-		# Quotes and backslashes would break the JSON line.
-		_why=$(tr -d '\042\134' </tmp/pg-start.why)
-		echo "HARNESS-WORKLOAD-FAILED $_pw: $_why"
-		echo "{\"workload\":\"$_pw\",\"error\":\"$_why\"}" >>"$_pout"
+		workload_failed "$_pw" "$_pout" 0 "$(cat /tmp/pg-start.why)"
 		return
 	fi
 	_ctxt0=$(sed -n 's/^ctxt //p' /proc/stat)
@@ -167,10 +174,7 @@ run_pgbench() {
 	_lat=$(echo "$_plog" | sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' | head -n 1)
 	_tx=$(echo "$_plog" | sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p')
 	if [ "$_rc" -ne 0 ] || [ -z "$_tps" ] || [ -z "$_tx" ]; then
-		_why="pgbench exit $_rc"
-		[ "$_rc" -ne 143 ] || _why="timed out after ${H_wtimeout:-600} s"
-		echo "HARNESS-WORKLOAD-FAILED $_pw: $_why"
-		echo "{\"workload\":\"$_pw\",\"error\":\"$_why\"}" >>"$_pout"
+		workload_failed "$_pw" "$_pout" "$_rc" "pgbench exit $_rc"
 		return
 	fi
 	awk -v w="$_pw" -v tx="$_tx" -v tps="$_tps" -v lat="${_lat:-0}" -v c="$((_ctxt1 - _ctxt0))" 'BEGIN {
@@ -200,10 +204,7 @@ run_hackbench() {
 	echo "$_hlog"
 	_t=$(echo "$_hlog" | sed -n 's/^Time: *//p' | head -n 1)
 	if [ "$_rc" -ne 0 ] || [ -z "$_t" ]; then
-		_why="hackbench exit $_rc${_t:+ (time $_t)}"
-		[ "$_rc" -ne 143 ] || _why="timed out after ${H_wtimeout:-600} s"
-		echo "HARNESS-WORKLOAD-FAILED $_hw: $_why"
-		echo "{\"workload\":\"$_hw\",\"error\":\"$_why\"}" >>"$_hout"
+		workload_failed "$_hw" "$_hout" "$_rc" "hackbench exit $_rc${_t:+ (time $_t)}"
 		return
 	fi
 	awk -v w="$_hw" -v t="$_t" -v m="$((_hg * _hf * _hf * _hl))" -v c="$((_ctxt1 - _ctxt0))" 'BEGIN {
