@@ -121,6 +121,12 @@ slab_charged() {
 	return 0
 }
 
+# kmem_bench_loaded: /proc/kmem_bench is there, loading kmem_bench.ko for
+# this kernel if it is not yet.
+kmem_bench_loaded() {
+	[ -e /proc/kmem_bench ] || insmod /lib/modules/kmem_bench.ko 2>/dev/null
+}
+
 stat_of() { # CGROUP KEY
 	awk -v k="$2" '$1 == k { print $2 }' "$1/memory.stat"
 }
@@ -389,7 +395,7 @@ test_bulk_error() {
 		result skip bulk_error "no CONFIG_FAIL_PAGE_ALLOC"
 		return
 	fi
-	if [ ! -e /proc/kmem_bench ] && ! insmod /lib/modules/kmem_bench.ko 2>/dev/null; then
+	if ! kmem_bench_loaded; then
 		result skip bulk_error "no kmem_bench.ko for this kernel"
 		return
 	fi
@@ -429,7 +435,7 @@ test_destroy_kept() {
 		result skip destroy_kept "slab objects are not charged in this mode"
 		return
 	fi
-	if [ ! -e /proc/kmem_bench ] && ! insmod /lib/modules/kmem_bench.ko 2>/dev/null; then
+	if ! kmem_bench_loaded; then
 		result skip destroy_kept "no kmem_bench.ko for this kernel"
 		return
 	fi
