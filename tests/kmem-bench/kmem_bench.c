@@ -500,6 +500,15 @@ static int kb_parse_filter(char *arg, struct kb_filter *f)
 	return 0;
 }
 
+/* Parses the object count of "bulkfail <n>" or "keep <n>" into @n. */
+static int kb_parse_objects(char *arg, unsigned int *n)
+{
+	if (!arg || kstrtouint(skip_spaces(arg), 10, n) || !*n ||
+	    *n > KB_BULK_MAX)
+		return -EINVAL;
+	return 0;
+}
+
 static ssize_t kb_proc_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
@@ -518,15 +527,13 @@ static ssize_t kb_proc_write(struct file *file, const char __user *ubuf,
 	arg = strim(kbuf);
 	cmd = strsep(&arg, " \t\n");
 	if (!strcmp(cmd, "bulkfail")) {
-		if (!arg || kstrtouint(skip_spaces(arg), 10, &n) ||
-		    !n || n > KB_BULK_MAX)
+		if (kb_parse_objects(arg, &n))
 			return -EINVAL;
 		ret = kb_bulk_fail(n);
 		return ret ? ret : count;
 	}
 	if (!strcmp(cmd, "keep")) {
-		if (!arg || kstrtouint(skip_spaces(arg), 10, &n) ||
-		    !n || n > KB_BULK_MAX)
+		if (kb_parse_objects(arg, &n))
 			return -EINVAL;
 		ret = kb_keep(n);
 		return ret ? ret : count;
