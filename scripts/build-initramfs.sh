@@ -59,12 +59,20 @@ mkdir -p "$stage"/{lib/modules,tests/selftests}
 install -m 0755 "$REPO_ROOT"/tests/guest/job-*.sh "$stage/tests/"
 install -m 0755 "$st/bench/mq-bench" "$st/bench/slab-fill" "$st/bench/lock-bench" "$stage/tests/"
 install -m 0644 "$REPO_ROOT/tests/workloads.conf" "$stage/tests/"
-# stress-ng and hackbench are dynamically linked: take the loader and every
-# library ldd names, at the paths the binaries ask for.
+# shared_libs BIN...: the loader and every library ldd names for the
+# dynamically linked BINs, at the paths they ask for, one a line.
+shared_libs() {
+	local bin
+	for bin in "$@"; do
+		ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'
+	done | sort -u
+}
+
+# stress-ng and hackbench are dynamically linked: take their libraries.
 for prog in stress-ng hackbench; do
 	bin=$(command -v "$prog")
 	install -D -m 0755 "$bin" "$stage/usr/bin/$prog"
-	libs=$(ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
+	libs=$(shared_libs "$bin")
 	[ -n "$libs" ] || die "ldd names no library of $bin"
 	for lib in $libs; do
 		install -D -m 0755 "$(readlink -f "$lib")" "$stage$lib"
@@ -99,9 +107,7 @@ find "$pg/lib" -maxdepth 1 -name '*.so' ! -name 'llvmjit*' -exec install -m 0755
 cp -a /usr/share/postgresql/15 "$pgstage/usr/share/postgresql/"
 install -m 0644 /usr/share/zoneinfo/Etc/UTC "$pgstage/usr/share/zoneinfo/Etc/UTC"
 ln -s Etc/UTC "$pgstage/usr/share/zoneinfo/UTC"
-for bin in "$pgstage$pg"/bin/* "$pgstage$pg"/lib/*.so; do
-	ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'
-done | sort -u | while read -r lib; do
+shared_libs "$pgstage$pg"/bin/* "$pgstage$pg"/lib/*.so | while read -r lib; do
 	[ -e "$stage$lib" ] || install -D -m 0755 "$(readlink -f "$lib")" "$pgstage$lib"
 done
 pack_cpio "$pgstage" "$pgout.tmp"
