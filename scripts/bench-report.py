@@ -155,7 +155,8 @@ ORDER = ["mq_send", "mq_receive", "mq_pair", "getppid", "clock",
          "pingpong_same", "pingpong_cross"]
 # lock-bench's cases (job-bench.sh's locks part; smp-locks-CASE_own/_all
 # with one process per CPU).
-LOCKS = ["lock1", "flock", "poll", "select", "select512"]
+LOCKS = ["lock1", "flock", "poll", "select", "select512", "dgram", "dgram1000",
+         "stream", "stream1000", "socket", "openfail"]
 # The SMP parts (--cpus N): tests/guest/job-bench.sh.
 SMP = ["smp-pairs_all", "smp-pairs_own", "smp-nostorm_all", "smp-nostorm_own",
        "smp-storm_own", "smp-storm_all", "smp-stream-1cpu", "smp-stream-2cpu",
@@ -216,7 +217,9 @@ def main():
                "kmem_*: per alloc+free pair; wlctxt_*: context switches per 1000 bogo ops, "
                "from /proc/stat, not ns; lock_*: tests/lock-bench.c, per call, lock1 and "
                "flock per lock + unlock, poll of 64 entries, select of 1024 and 512 "
-               "descriptors; smp-locks-*: the same with one process per vCPU, each in its own "
+               "descriptors, dgram and stream a unix send + recv of 216 and 1000 bytes, "
+               "socket a unix socket() + close(), openfail an open() of a missing name; "
+               "smp-locks-*: the same with one process per vCPU, each in its own "
                "cgroup, _own and _all as for the pairs).")
     if WORKLOADS:
         out.append(f"Workloads (wl_*): {a.stress_ng}, one instance, a fixed number "

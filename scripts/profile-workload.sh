@@ -12,7 +12,9 @@
 #   WORKLOAD: a stress-ng workload, or bench:PART for one part of the
 #   bench job (tests/guest/job-bench.sh): bench:pair, bench:pingpong-same,
 #   bench:pingpong-cross (mq-bench), bench:kmem:API:SIZE:ACCT (one
-#   kmem_bench measurement, e.g. bench:kmem:kmalloc:64:0).
+#   kmem_bench measurement, e.g. bench:kmem:kmalloc:64:0), bench:locks
+#   (lock-bench's cases one after the other: pick a marker of one case,
+#   e.g. unix_dgram_sendmsg for dgram).
 #   --salt I: add harness.salt=I to the command line (I >= 2), the dummy
 #   word run-bench.sh --boots gives its I-th boot: any early boot input
 #   moves where a multi-process stressor switches, so profiles with
@@ -68,9 +70,9 @@ fi
 bench_cfg=$cfg
 cfg=$(bench_configset "$cfg")
 known=$(known_workloads)
-bench_parts='bench:pair, bench:pingpong-same, bench:pingpong-cross, bench:kmem:API:SIZE:ACCT'
+bench_parts='bench:pair, bench:pingpong-same, bench:pingpong-cross, bench:kmem:API:SIZE:ACCT, bench:locks'
 case "$wl" in
-bench:pair | bench:pingpong-same | bench:pingpong-cross) ;;
+bench:pair | bench:pingpong-same | bench:pingpong-cross | bench:locks) ;;
 bench:kmem:*)
 	[[ $wl =~ ^bench:kmem:(cache|kmalloc|batch):(8|64|256|1024|4096):[01]$ ]] ||
 		die "bad kmem_bench part '$wl' (API: cache, kmalloc, batch; SIZE: 8, 64, 256, 1024, 4096; ACCT: 1 or 0)"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lock-bench.c - cost of file locks and of poll()/select() arrays.
+ * lock-bench.c - cost of file locks, of poll()/select() arrays and of
+ * the unix-socket and file-name calls applications charge kernel memory in.
  *
  * The calls whose kernel allocations the 2021 memcg series charged, and
  * whose charging was reverted after will-it-scale lock1 lost 33.6%:
@@ -31,6 +32,16 @@
  *           n to it. Above 320 descriptors the six bitmaps no longer fit
  *           on the stack: at the default 1024, one kvmalloc(768) from
  *           kmalloc-1k per call.
+ *   dgram:  send() of --size bytes (default 216) on one end of a unix
+ *           datagram socket pair, then recv() of it on the other
+ *           ("dgram"). The socket allocates with GFP_KERNEL_ACCOUNT: an
+ *           skb head (skbuff_head_cache, a cache without SLAB_ACCOUNT)
+ *           and its data (a kmalloc-cg cache) charged and freed a message.
+ *   stream: the same over a unix stream socket pair ("stream").
+ *   socket: socket(AF_UNIX, SOCK_STREAM) then close() ("socket"): a
+ *           unix_sock, a socket inode, a dentry and a file, charged.
+ *   openfail: open() of a name that does not exist in --dir
+ *           ("openfail"): the name's copy and the lookup of its dentry.
  *
  * Each call (or pair) is timed on its own with CLOCK_MONOTONIC; then,
  * with one process, getppid() (the syscall floor) and clock_gettime()
@@ -71,6 +82,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/select.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -83,21 +95,30 @@
 #define MAX_PROCS	64
 #define SELECT_MIN_NFDS	16
 
-enum mode { MODE_LOCK1, MODE_FLOCK, MODE_POLL, MODE_SELECT };
+#define MAX_SIZE	4096
 
-static const char *const mode_names[] = { "lock1", "flock", "poll", "select" };
+enum mode {
+	MODE_LOCK1, MODE_FLOCK, MODE_POLL, MODE_SELECT, MODE_DGRAM,
+	MODE_STREAM, MODE_SOCKET, MODE_OPENFAIL,
+};
+
+static const char *const mode_names[] = {
+	"lock1", "flock", "poll", "select", "dgram", "stream", "socket",
+	"openfail",
+};
 static const char *const op_names[] = {
-	"lock_unlock", "flock_unlock", "poll", "select",
+	"lock_unlock", "flock_unlock", "poll", "select", "dgram", "stream",
+	"socket", "openfail",
 };
 
 enum {
 	OPT_MODE = 256, OPT_COUNT, OPT_WARMUP, OPT_CPU, OPT_PROCS, OPT_CGROUP,
-	OPT_JSON, OPT_LABEL, OPT_NFDS, OPT_LIVE, OPT_RANGE, OPT_DIR,
+	OPT_JSON, OPT_LABEL, OPT_NFDS, OPT_LIVE, OPT_RANGE, OPT_DIR, OPT_SIZE,
 };
 
 struct config {
 	enum mode mode;
-	unsigned long count, warmup, procs, nfds, live;
+	unsigned long count, warmup, procs, nfds, live, size;
 	bool whole;			/* lock1: lock the whole file */
 	long cpu;			/* -1: no pinning */
 	const char *cgroup, *label, *dir;
@@ -116,6 +137,7 @@ static const struct option long_opts[] = {
 	{ "nfds",    required_argument, NULL, OPT_NFDS },
 	{ "live",    required_argument, NULL, OPT_LIVE },
 	{ "dir",     required_argument, NULL, OPT_DIR },
+	{ "size",    required_argument, NULL, OPT_SIZE },
 	{ "cpu",     required_argument, NULL, OPT_CPU },
 	{ "procs",   required_argument, NULL, OPT_PROCS },
 	{ "cgroup",  required_argument, NULL, OPT_CGROUP },
@@ -132,6 +154,9 @@ struct bench {
 	const struct config *cfg;
 	struct series s;
 	int fd;				/* lock1, flock: the private file */
+	int sock[2];			/* dgram, stream: the socket pair */
+	char path[PATH_MAX];		/* openfail: the missing name */
+	char buf[MAX_SIZE];		/* dgram, stream: the message */
 	int pipe[2];			/* poll, select */
 	int high_fd;			/* select: dup of pipe[0], --nfds - 1 */
 	int expect;			/* what each poll()/select() returns */
@@ -144,11 +169,15 @@ struct bench {
 static void usage(void)
 {
 	printf("usage: %s [options]\n"
-"  --mode lock1|flock|poll|select\n"
+"  --mode lock1|flock|poll|select|dgram|stream|socket|openfail\n"
 "                        lock1: time fcntl(F_SETLK) lock + unlock (default)\n"
 "                        flock: time flock(LOCK_EX) + flock(LOCK_UN)\n"
 "                        poll: time poll() of --nfds entries, timeout 0\n"
 "                        select: time select() of --nfds fds, timeout 0\n"
+"                        dgram, stream: time send() + recv() of --size\n"
+"                        bytes over a unix socket pair of that type\n"
+"                        socket: time socket(AF_UNIX) + close()\n"
+"                        openfail: time open() of a missing name in --dir\n"
 "  --count N             timed iterations, 1..%ld (default 100000)\n"
 "  --warmup N            untimed iterations first, 0..%ld (default %d)\n"
 "  --range byte|whole    lock1: lock byte 0 (default, as will-it-scale)\n"
@@ -157,8 +186,9 @@ static void usage(void)
 "                        select: descriptors, %d..%ld (default 1024)\n"
 "  --live N              poll: entries that are real fds, the rest are -1,\n"
 "                        0..--nfds (default 2)\n"
-"  --dir PATH            lock1, flock: directory of the private file\n"
-"                        (default /tmp)\n"
+"  --dir PATH            lock1, flock: directory of the private file;\n"
+"                        openfail: of the missing name (default /tmp)\n"
+"  --size N              dgram, stream: message bytes, 1..%d (default 216)\n"
 "  --cpu N               pin to CPU N, -1 = no pinning (default -1)\n"
 "  --procs N             N processes on CPUs --cpu .. --cpu + N - 1,\n"
 "                        1..%d (default 1)\n"
@@ -168,7 +198,7 @@ static void usage(void)
 "  --label STR           copied into every JSON line\n"
 "  --help                this text\n",
 	       prog, MAX_COUNT, MAX_COUNT, WARMUP, MAX_NFDS, SELECT_MIN_NFDS,
-	       MAX_NFDS, MAX_PROCS);
+	       MAX_NFDS, MAX_SIZE, MAX_PROCS);
 }
 
 static void parse_mode(struct config *cfg, const char *arg)
@@ -181,13 +211,14 @@ static void parse_mode(struct config *cfg, const char *arg)
 			return;
 		}
 	}
-	err_msg("--mode '%s': must be lock1, flock, poll or select", arg);
+	err_msg("--mode '%s': must be lock1, flock, poll, select, dgram, stream, socket or openfail",
+		arg);
 	die_usage();
 }
 
 static void parse_args(int argc, char **argv, struct config *cfg)
 {
-	const char *nfds = NULL, *live = NULL;
+	const char *nfds = NULL, *live = NULL, *size = NULL;
 	bool range = false;
 	int c;
 
@@ -225,6 +256,9 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 			break;
 		case OPT_DIR:
 			cfg->dir = optarg;
+			break;
+		case OPT_SIZE:
+			size = optarg;
 			break;
 		case OPT_CPU:
 			cfg->cpu = opt_num("cpu", optarg, -1, CPU_SETSIZE - 1);
@@ -264,6 +298,11 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 		err_msg("--nfds only makes sense with --mode poll or select");
 		die_usage();
 	}
+	if (size && cfg->mode != MODE_DGRAM && cfg->mode != MODE_STREAM) {
+		err_msg("--size only makes sense with --mode dgram or stream");
+		die_usage();
+	}
+	cfg->size = size ? opt_num("size", size, 1, MAX_SIZE) : 216;
 	if (cfg->mode == MODE_POLL) {
 		cfg->nfds = nfds ? opt_num("nfds", nfds, 1, MAX_NFDS) : 64;
 		cfg->live = cfg->nfds < 2 ? cfg->nfds : 2;
@@ -419,6 +458,79 @@ static int select_loop(struct bench *b, unsigned long n, struct series *s)
 	return 0;
 }
 
+static int call_failed(const char *call, unsigned long i)
+{
+	int err = errno;
+
+	err_msg("%s failed at iteration %lu: %s%s", call, i, strerror(err),
+		err == ENOMEM || err == ENOBUFS ?
+		" (out of memory: memcg limit reached?)" : "");
+	return -1;
+}
+
+/* One message there and back: send() on one end, recv() on the other. */
+static int sock_loop(struct bench *b, unsigned long n, struct series *s)
+{
+	ssize_t len = (ssize_t)b->cfg->size, r;
+	uint64_t t0, t1;
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		t0 = now_ns();
+		if (send(b->sock[0], b->buf, len, 0) != len)
+			return call_failed("send", i);
+		r = recv(b->sock[1], b->buf, len, 0);
+		t1 = now_ns();
+		if (r != len) {
+			if (r >= 0)
+				errno = EIO;
+			return call_failed("recv", i);
+		}
+		series_add(s, t1 - t0);
+	}
+	return 0;
+}
+
+static int socket_loop(unsigned long n, struct series *s)
+{
+	uint64_t t0, t1;
+	unsigned long i;
+	int fd;
+
+	for (i = 0; i < n; i++) {
+		t0 = now_ns();
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return call_failed("socket", i);
+		close(fd);
+		t1 = now_ns();
+		series_add(s, t1 - t0);
+	}
+	return 0;
+}
+
+static int openfail_loop(struct bench *b, unsigned long n, struct series *s)
+{
+	uint64_t t0, t1;
+	unsigned long i;
+	int fd;
+
+	for (i = 0; i < n; i++) {
+		t0 = now_ns();
+		fd = open(b->path, O_RDONLY | O_CLOEXEC);
+		t1 = now_ns();
+		if (fd >= 0) {
+			err_msg("%s: exists, want a missing name", b->path);
+			close(fd);
+			return -1;
+		}
+		if (errno != ENOENT)
+			return call_failed("open", i);
+		series_add(s, t1 - t0);
+	}
+	return 0;
+}
+
 static int bench_loop(struct bench *b, unsigned long n, struct series *s)
 {
 	switch (b->cfg->mode) {
@@ -430,6 +542,13 @@ static int bench_loop(struct bench *b, unsigned long n, struct series *s)
 		return poll_loop(b, n, s);
 	case MODE_SELECT:
 		return select_loop(b, n, s);
+	case MODE_DGRAM:
+	case MODE_STREAM:
+		return sock_loop(b, n, s);
+	case MODE_SOCKET:
+		return socket_loop(n, s);
+	case MODE_OPENFAIL:
+		return openfail_loop(b, n, s);
 	}
 	return -1;
 }
@@ -569,12 +688,35 @@ static int init_select(struct bench *b)
 /* Allocate and pre-fault everything, then make the file or the pipe. */
 static int bench_init(struct bench *b, const struct config *cfg)
 {
+	int n;
+
 	*b = (struct bench){ .cfg = cfg, .fd = -1, .pipe = { -1, -1 },
-			     .high_fd = -1 };
+			     .high_fd = -1, .sock = { -1, -1 } };
 	if (series_alloc(&b->s, cfg->count))
 		return -1;
 	if (cfg->mode == MODE_LOCK1 || cfg->mode == MODE_FLOCK)
 		return open_private(b);
+	if (cfg->mode == MODE_SOCKET)
+		return 0;
+	if (cfg->mode == MODE_DGRAM || cfg->mode == MODE_STREAM) {
+		if (socketpair(AF_UNIX, (cfg->mode == MODE_DGRAM ? SOCK_DGRAM :
+					 SOCK_STREAM) | SOCK_CLOEXEC, 0,
+			       b->sock) < 0) {
+			err_msg("socketpair: %s", strerror(errno));
+			return -1;
+		}
+		memset(b->buf, 'x', sizeof(b->buf));
+		return 0;
+	}
+	if (cfg->mode == MODE_OPENFAIL) {
+		n = snprintf(b->path, sizeof(b->path),
+			     "%s/lock-bench.missing.%d", cfg->dir, (int)getpid());
+		if (n < 0 || n >= (int)sizeof(b->path)) {
+			err_msg("--dir %s: path too long", cfg->dir);
+			return -1;
+		}
+		return 0;
+	}
 	if (pipe2(b->pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
 		err_msg("pipe: %s", strerror(errno));
 		return -1;
@@ -588,9 +730,12 @@ static void bench_free(struct bench *b)
 
 	if (b->fd >= 0)
 		close(b->fd);
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		if (b->pipe[i] >= 0)
 			close(b->pipe[i]);
+		if (b->sock[i] >= 0)
+			close(b->sock[i]);
+	}
 	if (b->high_fd >= 0)
 		close(b->high_fd);
 	free(b->s.v);
@@ -620,6 +765,8 @@ static void print_json(const struct config *cfg, const struct stats *st)
 		printf(",\"nfds\":%lu,\"live\":%lu", cfg->nfds, cfg->live);
 	if (cfg->mode == MODE_SELECT)
 		printf(",\"nfds\":%lu", cfg->nfds);
+	if (cfg->mode == MODE_DGRAM || cfg->mode == MODE_STREAM)
+		printf(",\"size\":%lu", cfg->size);
 	if (cfg->procs > 1)
 		printf(",\"procs\":%lu,\"worker\":%ld", cfg->procs, cfg->worker);
 	printf(",\"unit\":\"ns\",\"min\":%" PRIu64 ",\"avg\":%" PRIu64
@@ -645,6 +792,8 @@ static void print_table(const struct config *cfg, const struct stats *st,
 		printf(" nfds=%lu live=%lu", cfg->nfds, cfg->live);
 	if (cfg->mode == MODE_SELECT)
 		printf(" nfds=%lu", cfg->nfds);
+	if (cfg->mode == MODE_DGRAM || cfg->mode == MODE_STREAM)
+		printf(" size=%lu", cfg->size);
 	if (cfg->procs > 1)
 		printf(" procs=%lu worker=%ld", cfg->procs, cfg->worker);
 	if (*cfg->label)
@@ -653,7 +802,9 @@ static void print_table(const struct config *cfg, const struct stats *st,
 	printf("%-16s %8s %8s %8s %8s %8s   (ns per %s)\n", "op", "min",
 	       "avg", "p50", "p99", "max",
 	       cfg->mode == MODE_LOCK1 || cfg->mode == MODE_FLOCK ?
-	       "lock + unlock" : "call");
+	       "lock + unlock" : cfg->mode == MODE_DGRAM ||
+	       cfg->mode == MODE_STREAM ? "send + recv" :
+	       cfg->mode == MODE_SOCKET ? "socket + close" : "call");
 	for (i = 0; i < nst; i++)
 		printf("%-16s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
 		       " %8" PRIu64 "\n", st[i].op, st[i].min, avg_of(&st[i]),

@@ -24,6 +24,13 @@
  *	period).  No message queue: on a kernel that does not charge
  *	messages (7.x without kmalloc buckets, before the fix) pipes still
  *	exercise the objcg stock.  Exit 0 when the child did.
+ *   slab-fill unix CGROUP CPU COUNT SIZE
+ *	A child in CGROUP sends COUNT datagrams of SIZE bytes on CPU over a
+ *	unix socket pair and receives each before the next: the socket
+ *	allocates with GFP_KERNEL_ACCOUNT, so each message charges an skb
+ *	head from skbuff_head_cache, a cache without SLAB_ACCOUNT, and its
+ *	data from a kmalloc-cg cache (__GFP_ACCOUNT keeps an skb's data out
+ *	of skbuff_small_head).  Exit 0 when the child did.
  *   slab-fill hold CGROUP CPU COUNT SIZE
  *	A child in CGROUP sends COUNT messages of SIZE bytes on CPU to a
  *	queue deep enough to keep them all, and exits; the messages stay
@@ -47,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -216,6 +224,31 @@ static int pipes(const char *cgroup, long cpu, long count)
 	return 0;
 }
 
+/* Child of "unix". */
+static int unix_msgs(const char *cgroup, long cpu, long count, long size)
+{
+	static char msg[HOLD_MAX_BYTES];
+	int sv[2];
+	long i;
+
+	if (enter(cgroup, cpu))
+		return 3;
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv)) {
+		perror("slab-fill: socketpair");
+		return 1;
+	}
+	for (i = 0; i < count; i++) {
+		if (send(sv[0], msg, size, 0) != size ||
+		    recv(sv[1], msg, sizeof(msg), 0) != size) {
+			perror("slab-fill: unix send/recv");
+			return 1;
+		}
+	}
+	close(sv[0]);
+	close(sv[1]);
+	return 0;
+}
+
 /* 0: exited 0; 1: killed by SIGKILL; -1: anything else. */
 static int wait_child(pid_t pid)
 {
@@ -244,24 +277,37 @@ int main(int argc, char **argv)
 	int churn_mode = argc == 6 && !strcmp(argv[1], "churn");
 	int pipes_mode = argc == 5 && !strcmp(argv[1], "pipes");
 	int hold_mode = argc == 6 && !strcmp(argv[1], "hold");
-	long cpu = churn_mode ? number(argv[4]) :
-		   pipes_mode || hold_mode ? number(argv[3]) : 0;
+	int unix_mode = argc == 6 && !strcmp(argv[1], "unix");
+	int own_cpu = pipes_mode || hold_mode || unix_mode;
+	long cpu = churn_mode ? number(argv[4]) : own_cpu ? number(argv[3]) : 0;
 	long count = churn_mode ? number(argv[5]) :
-		     pipes_mode || hold_mode ? number(argv[4]) : 0;
-	long size = hold_mode ? number(argv[5]) : MSG_BYTES;
+		     own_cpu ? number(argv[4]) : 0;
+	long size = hold_mode || unix_mode ? number(argv[5]) : MSG_BYTES;
 	pid_t pids[2] = { -1, -1 };
 	int rc = 1, i;
 	mqd_t q;
 
-	if ((!fill_mode && !churn_mode && !pipes_mode && !hold_mode) ||
+	if ((!fill_mode && !churn_mode && !own_cpu) ||
 	    cpu < 0 || count < 0 || size < 1 || size > HOLD_MAX_BYTES ||
 	    (hold_mode && count < 1)) {
 		fprintf(stderr, "usage: %s fill CGROUP\n"
 			"       %s churn CGROUP-A CGROUP-B CPU COUNT\n"
 			"       %s pipes CGROUP CPU COUNT\n"
-			"       %s hold CGROUP CPU COUNT SIZE (SIZE 1-%d)\n",
-			argv[0], argv[0], argv[0], argv[0], HOLD_MAX_BYTES);
+			"       %s hold CGROUP CPU COUNT SIZE (SIZE 1-%d)\n"
+			"       %s unix CGROUP CPU COUNT SIZE (SIZE 1-%d)\n",
+			argv[0], argv[0], argv[0], argv[0], HOLD_MAX_BYTES,
+			argv[0], HOLD_MAX_BYTES);
 		return 2;
+	}
+	if (unix_mode) {
+		fflush(stdout);
+		pids[0] = fork();
+		if (pids[0] == 0)
+			_exit(unix_msgs(argv[2], cpu, count, size));
+		rc = wait_child(pids[0]) == 0 ? 0 : 1;
+		printf("slab-fill: %ld unix datagrams of %ld bytes %s\n", count,
+		       size, rc ? "failed" : "done");
+		return rc;
 	}
 	if (pipes_mode) {
 		fflush(stdout);

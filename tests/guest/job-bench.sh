@@ -7,7 +7,9 @@
 # measurement of kmem_bench, e.g. kmem:kmalloc:64:0), for
 # scripts/profile-workload.sh, locks (lock-bench: will-it-scale's lock1,
 # flock, poll() of 64 entries, select() of 1024 and of 512 descriptors,
-# one process on CPU 0; skipped on a kernel without file locking);
+# unix send + recv, socket() + close(), open() of a missing name, one
+# process on CPU 0; lock1 and flock skipped on a kernel without file
+# locking);
 # default: all of them, and on a guest with several CPUs the SMP parts too:
 #   smp-locks        lock-bench's cases with one process per CPU, each in a
 #                    cgroup of its own
@@ -179,20 +181,26 @@ if want smp-storm; then
 fi
 # lock_bench LABEL CGROUP ARGS...: lock-bench's cases, each with ARGS,
 # started in CGROUP ('': ARGS has --procs and --cgroup), a label each:
-# LABEL-lock1, LABEL-flock, LABEL-poll, LABEL-select, LABEL-select512.
-# Nothing on a kernel without file locking (no /proc/locks), where lock1
-# and flock cannot run.
+# LABEL-lock1, LABEL-flock, LABEL-poll, LABEL-select, LABEL-select512 and
+# the unix-socket and file-name calls LABEL-dgram, LABEL-dgram1000 (send
+# + recv of 216 and 1000 bytes), LABEL-stream, LABEL-stream1000,
+# LABEL-socket (socket + close), LABEL-openfail (open of a missing name).
+# lock1 and flock are left out on a kernel without file locking (no
+# /proc/locks), where they cannot run.
 lock_bench() {
 	_l=$1 _g=$2
 	shift 2
-	if [ ! -e /proc/locks ]; then
-		echo "HARNESS: no /proc/locks (CONFIG_FILE_LOCKING=n): bench part $_l skipped"
-		return 0
+	_cases='poll select select:512 dgram dgram:1000 stream stream:1000 socket openfail'
+	if [ -e /proc/locks ]; then
+		_cases="lock1 flock $_cases"
+	else
+		echo "HARNESS: no /proc/locks (CONFIG_FILE_LOCKING=n): lock1 and flock of bench part $_l skipped"
 	fi
-	for _c in lock1 flock poll select select:512; do
-		_m=${_c%%:*} _n=''
+	for _c in $_cases; do
+		_m=${_c%%:*} _n='' _o=--nfds
 		[ "$_c" = "$_m" ] || _n=${_c#*:}
-		run_in "$_g" /tests/lock-bench --json --mode "$_m" ${_n:+--nfds "$_n"} \
+		case $_m in dgram | stream) _o=--size ;; esac
+		run_in "$_g" /tests/lock-bench --json --mode "$_m" ${_n:+$_o "$_n"} \
 			--count "$count" --label "$_l-$_m$_n" "$@" >>/tmp/bench.json || return 1
 	done
 }

@@ -40,6 +40,16 @@
 #                   objects were kept (a kernel that keeps objects and kept
 #                   none fails: the test would prove nothing). Needs
 #                   kmem_bench.ko, else skipped
+#   sock_kept       a task of a cgroup sends 1000 unix datagrams of 200
+#                   bytes on CPU 0, each received before the next: the
+#                   skb heads it charges by GFP_KERNEL_ACCOUNT
+#                   (skbuff_head_cache, a cache without SLAB_ACCOUNT) are
+#                   kept charged (its SLUB_STATS free_charged counter
+#                   grows; a kernel that keeps only SLAB_ACCOUNT caches'
+#                   objects fails), and once the cgroup is gone its
+#                   parent keeps nothing but its remainder. Skipped
+#                   without that counter (the base kernel, a kernel
+#                   without CONFIG_SLUB_STATS)
 #   churn_stats     after cross-cgroup alloc/free churn from both CPUs, a
 #                   cgroup's slab counter returns to within the stock
 #                   tolerance and its parent is left with nothing charged
@@ -467,6 +477,44 @@ test_destroy_kept() {
 	rmdir "$p"
 }
 
+# heads_kept COUNTER: skbuff_head_cache's SLUB_STATS COUNTER (free_charged:
+# frees that kept an object charged; alloc_charged: allocations that took
+# one), summed over the CPUs (the first field).
+heads_kept() {
+	cut -d' ' -f1 "/sys/kernel/slab/skbuff_head_cache/$1"
+}
+
+test_sock_kept() {
+	if ! slab_charged; then
+		result skip sock_kept "slab objects are not charged in this mode"
+		return
+	fi
+	if [ ! -r /sys/kernel/slab/skbuff_head_cache/free_charged ]; then
+		result skip sock_kept "no SLUB_STATS counter free_charged"
+		return
+	fi
+	p=$(parent stk-sock) || { result fail sock_kept "no cgroup"; return; }
+	mkdir "$p/u" || { result fail sock_kept "no cgroup"; return; }
+	bad=''
+	kept=$(heads_kept free_charged) took=$(heads_kept alloc_charged)
+	slab-fill unix "$p/u" 0 1000 200 >/dev/null || bad="slab-fill unix failed;"
+	kept=$(($(heads_kept free_charged) - kept))
+	took=$(($(heads_kept alloc_charged) - took))
+	echo "# skbuff_head_cache: frees kept charged: $kept, allocations that took one: $took"
+	[ "$kept" -gt 0 ] || bad="$bad skbuff_head_cache kept no object charged;"
+	rmdir "$p/u" || bad="$bad cannot remove u;"
+	drained "$p" $remainder || {
+		charge_report "$p"
+		bad="$bad parent: $(left "$p" $remainder);"
+	}
+	if [ -z "$bad" ]; then
+		result ok sock_kept
+	else
+		result fail sock_kept "$bad"
+	fi
+	rmdir "$p"
+}
+
 test_churn_stats() {
 	p=$(parent stk-churn) || { result fail churn_stats "no cgroup"; return; }
 	mkdir "$p/a" "$p/b" || { result fail churn_stats "no cgroup"; return; }
@@ -702,7 +750,7 @@ test_cgroups_1000() {
 	rmdir "$p"
 }
 
-tests=${H_stock:-slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,destroy_kept,churn_stats,drain_scope,drain_queue,hotplug_load,cgroups_1000}
+tests=${H_stock:-slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,destroy_kept,sock_kept,churn_stats,drain_scope,drain_queue,hotplug_load,cgroups_1000}
 echo "TAP version 13"
 echo "1..$(echo "$tests" | tr ',' '\n' | grep -c .)"
 taskset -p 1 $$ >/dev/null || echo "# cannot pin this script to CPU 0"
@@ -710,7 +758,7 @@ echo +memory >"$CG/cgroup.subtree_control"
 mkdir -p "$scratch"
 for t in $(echo "$tests" | tr ',' ' '); do
 	case "$t" in
-	slab_limit | stock_hotplug | stock_slots | stock_dead | stock_large | bulk_error | destroy_kept | \
+	slab_limit | stock_hotplug | stock_slots | stock_dead | stock_large | bulk_error | destroy_kept | sock_kept | \
 		churn_stats | \
 		drain_scope | drain_queue | hotplug_load | cgroups_1000)
 		"test_$t" ;;
