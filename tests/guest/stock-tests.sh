@@ -477,6 +477,23 @@ test_destroy_kept() {
 	rmdir "$p"
 }
 
+# parent_verdict NAME: NAME's result from $bad once its cgroups are
+# removed, after a last check that their parent $p keeps nothing but its
+# remainder (what it keeps beyond is reported and added to $bad); $p is
+# removed.
+parent_verdict() {
+	drained "$p" $remainder || {
+		charge_report "$p"
+		bad="$bad parent: $(left "$p" $remainder);"
+	}
+	if [ -z "$bad" ]; then
+		result ok "$1"
+	else
+		result fail "$1" "$bad"
+	fi
+	rmdir "$p"
+}
+
 # heads_kept COUNTER: skbuff_head_cache's SLUB_STATS COUNTER (free_charged:
 # frees that kept an object charged; alloc_charged: allocations that took
 # one), summed over the CPUs (the first field).
@@ -503,16 +520,7 @@ test_sock_kept() {
 	echo "# skbuff_head_cache: frees kept charged: $kept, allocations that took one: $took"
 	[ "$kept" -gt 0 ] || bad="$bad skbuff_head_cache kept no object charged;"
 	rmdir "$p/u" || bad="$bad cannot remove u;"
-	drained "$p" $remainder || {
-		charge_report "$p"
-		bad="$bad parent: $(left "$p" $remainder);"
-	}
-	if [ -z "$bad" ]; then
-		result ok sock_kept
-	else
-		result fail sock_kept "$bad"
-	fi
-	rmdir "$p"
+	parent_verdict sock_kept
 }
 
 test_churn_stats() {
@@ -535,16 +543,7 @@ test_churn_stats() {
 			bad="$bad $c: slab $slab;"
 	done
 	rmdir "$p/a" "$p/b"
-	drained "$p" $remainder || {
-		charge_report "$p"
-		bad="$bad parent: $(left "$p" $remainder);"
-	}
-	if [ -z "$bad" ]; then
-		result ok churn_stats
-	else
-		result fail churn_stats "$bad"
-	fi
-	rmdir "$p"
+	parent_verdict churn_stats
 }
 
 # slub_stat NAME CPU: a SLUB_STATS counter of CPU summed over all caches
