@@ -335,12 +335,21 @@ static const char *lock_hint(int err)
 	return "";
 }
 
-static int lock_failed(const char *call, unsigned long i)
+/* What errno may mean for the calls that allocate and fail only for it. */
+static const char *mem_hint(int err)
+{
+	return err == ENOMEM || err == ENOBUFS ?
+	       " (out of memory: memcg limit reached?)" : "";
+}
+
+/* Report that @call failed at iteration @i, with @hint's reading of errno. */
+static int call_failed(const char *call, unsigned long i,
+		       const char *(*hint)(int err))
 {
 	int err = errno;
 
 	err_msg("%s failed at iteration %lu: %s%s", call, i, strerror(err),
-		lock_hint(err));
+		hint(err));
 	return -1;
 }
 
@@ -362,11 +371,11 @@ static int lock1_loop(struct bench *b, unsigned long n, struct series *s)
 	for (i = 0; i < n; i++) {
 		t0 = now_ns();
 		if (fcntl(b->fd, F_SETLK, &lk))
-			return lock_failed("fcntl(F_SETLK, F_WRLCK)", i);
+			return call_failed("fcntl(F_SETLK, F_WRLCK)", i, lock_hint);
 		ret = fcntl(b->fd, F_SETLK, &un);
 		t1 = now_ns();
 		if (ret)
-			return lock_failed("fcntl(F_SETLK, F_UNLCK)", i);
+			return call_failed("fcntl(F_SETLK, F_UNLCK)", i, lock_hint);
 		series_add(s, t1 - t0);
 	}
 	return 0;
@@ -381,11 +390,11 @@ static int flock_loop(struct bench *b, unsigned long n, struct series *s)
 	for (i = 0; i < n; i++) {
 		t0 = now_ns();
 		if (flock(b->fd, LOCK_EX))
-			return lock_failed("flock(LOCK_EX)", i);
+			return call_failed("flock(LOCK_EX)", i, lock_hint);
 		ret = flock(b->fd, LOCK_UN);
 		t1 = now_ns();
 		if (ret)
-			return lock_failed("flock(LOCK_UN)", i);
+			return call_failed("flock(LOCK_UN)", i, lock_hint);
 		series_add(s, t1 - t0);
 	}
 	return 0;
@@ -458,16 +467,6 @@ static int select_loop(struct bench *b, unsigned long n, struct series *s)
 	return 0;
 }
 
-static int call_failed(const char *call, unsigned long i)
-{
-	int err = errno;
-
-	err_msg("%s failed at iteration %lu: %s%s", call, i, strerror(err),
-		err == ENOMEM || err == ENOBUFS ?
-		" (out of memory: memcg limit reached?)" : "");
-	return -1;
-}
-
 /* One message there and back: send() on one end, recv() on the other. */
 static int sock_loop(struct bench *b, unsigned long n, struct series *s)
 {
@@ -478,13 +477,13 @@ static int sock_loop(struct bench *b, unsigned long n, struct series *s)
 	for (i = 0; i < n; i++) {
 		t0 = now_ns();
 		if (send(b->sock[0], b->buf, len, 0) != len)
-			return call_failed("send", i);
+			return call_failed("send", i, mem_hint);
 		r = recv(b->sock[1], b->buf, len, 0);
 		t1 = now_ns();
 		if (r != len) {
 			if (r >= 0)
 				errno = EIO;
-			return call_failed("recv", i);
+			return call_failed("recv", i, mem_hint);
 		}
 		series_add(s, t1 - t0);
 	}
@@ -501,7 +500,7 @@ static int socket_loop(unsigned long n, struct series *s)
 		t0 = now_ns();
 		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fd < 0)
-			return call_failed("socket", i);
+			return call_failed("socket", i, mem_hint);
 		close(fd);
 		t1 = now_ns();
 		series_add(s, t1 - t0);
@@ -525,7 +524,7 @@ static int openfail_loop(struct bench *b, unsigned long n, struct series *s)
 			return -1;
 		}
 		if (errno != ENOENT)
-			return call_failed("open", i);
+			return call_failed("open", i, mem_hint);
 		series_add(s, t1 - t0);
 	}
 	return 0;

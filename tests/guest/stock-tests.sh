@@ -509,15 +509,20 @@ heads_kept() {
 	cut -d' ' -f1 "/sys/kernel/slab/skbuff_head_cache/$1"
 }
 
-test_sock_kept() {
+# heads_skipped NAME: skip test NAME (and return 0) where it cannot see
+# skb heads kept: nothing charged in this mode, or no SLUB_STATS counter.
+heads_skipped() {
 	if ! slab_charged; then
-		result skip sock_kept "slab objects are not charged in this mode"
-		return
+		result skip "$1" "slab objects are not charged in this mode"
+	elif [ ! -r /sys/kernel/slab/skbuff_head_cache/free_charged ]; then
+		result skip "$1" "no SLUB_STATS counter free_charged"
+	else
+		return 1
 	fi
-	if [ ! -r /sys/kernel/slab/skbuff_head_cache/free_charged ]; then
-		result skip sock_kept "no SLUB_STATS counter free_charged"
-		return
-	fi
+}
+
+test_sock_kept() {
+	heads_skipped sock_kept && return
 	p=$(parent stk-sock) || { result fail sock_kept "no cgroup"; return; }
 	mkdir "$p/u" || { result fail sock_kept "no cgroup"; return; }
 	bad=''
@@ -532,14 +537,7 @@ test_sock_kept() {
 }
 
 test_kept_room() {
-	if ! slab_charged; then
-		result skip kept_room "slab objects are not charged in this mode"
-		return
-	fi
-	if [ ! -r /sys/kernel/slab/skbuff_head_cache/free_charged ]; then
-		result skip kept_room "no SLUB_STATS counter free_charged"
-		return
-	fi
+	heads_skipped kept_room && return
 	p=$(parent stk-room) || { result fail kept_room "no cgroup"; return; }
 	mkdir "$p/a" "$p/b" "$p/u" || { result fail kept_room "no cgroup"; return; }
 	bad=''
