@@ -1,9 +1,11 @@
 #!/bin/bash
-# Apply every patch in the base's series, in order, with `git am` onto a
-# fresh branch (memcg-noslab/<base>) from the base commit, then point the
-# patched worktree at it. Only files that differ are rewritten, so builds
-# stay incremental. A patch that does not apply: name it and the failing
-# hunk, abort, and leave the scratch tree on the base.
+# Apply every patch of the base, in order (on a base with a stack, every
+# series of patches/<base>/stack, in stack order: series_patches in
+# scripts/lib.sh), with `git am` onto a fresh branch (memcg-noslab/<base>)
+# from the base commit, then point the patched worktree at it. Only files
+# that differ are rewritten, so builds stay incremental. A patch that does
+# not apply: name its series, it and the failing hunk, abort, and leave the
+# scratch tree on the base.
 # Usage: [BASE=6.1] scripts/apply-series.sh
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -25,7 +27,7 @@ git -C "$scratch" clean -q -f -d
 
 n=0
 while IFS= read -r p; do
-	[ -f "$p" ] || die "series names ${p##*/} but $p does not exist"
+	[ -f "$p" ] || die "the series file of $(patch_label "$p") names it, but $p does not exist"
 	n=$((n + 1))
 	if ! out=$(git -C "$scratch" am -q "$p" 2>&1); then
 		printf '%s\n' "$out" | grep -E '^(error|Patch failed|fatal)' >&2 || printf '%s\n' "$out" >&2
@@ -40,7 +42,8 @@ while IFS= read -r p; do
 		fi
 		git -C "$scratch" am --abort >/dev/null 2>&1 || true
 		git -C "$scratch" checkout -q -f --detach "$ref"
-		die "patch ${p##*/} (#$n in $BASE_SERIES) does not apply to $(git -C "$scratch" log -1 --format=%s "$ref")${loc:+ (hunk at ${loc/ /:})}; tree left on the base"
+		git -C "$scratch" clean -q -f -d
+		die "patch $(patch_label "$p") (#$n of the base's patches) does not apply to $(git -C "$scratch" log -1 --format=%s "$ref")${loc:+ (hunk at ${loc/ /:})}; tree left on the base"
 	fi
 done < <(series_patches)
 

@@ -1,5 +1,8 @@
 #!/bin/bash
-# Common helpers for the harness scripts. Sourced, not run.
+# Common helpers for the harness scripts, sourced by them. Run, it answers
+# questions about a base's series (what README's commands use):
+#   [BASE=7.2] scripts/lib.sh stack_series|series_needs NAME|series_send NAME
+#     |series_patches [NAME]|series_dir NAME|series_revision NAME
 
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export REPO_ROOT
@@ -32,14 +35,22 @@ msg() {
 # writes the cache loads its base first (after --help and its arguments'
 # syntax), so these fail before anything is done.
 load_base() {
-	local conf="$REPO_ROOT/bases/$BASE.conf" err
-	[ -f "$conf" ] || die "unknown base '$BASE' (bases: $(list_bases | tac | paste -sd' ' -))"
-	# shellcheck source=../bases/6.1.conf
-	. "$conf"
+	local err
+	read_base
 	need_cache
 	if [ -n "${KSRC:-}" ] && ! err=$(git -C "$KSRC" rev-parse --git-dir 2>&1 >/dev/null); then
 		die "KSRC=$KSRC: ${err:-not a git repository} (a tree owned by another user needs: git config --global --add safe.directory $KSRC)"
 	fi
+}
+
+# read_base: the settings of bases/$BASE.conf (an unknown BASE dies naming
+# the bases there), its stack checked (check_stack).
+read_base() {
+	local conf="$REPO_ROOT/bases/$BASE.conf"
+	[ -f "$conf" ] || die "unknown base '$BASE' (bases: $(list_bases | tac | paste -sd' ' -))"
+	# shellcheck source=../bases/6.1.conf
+	. "$conf"
+	check_stack
 }
 
 # need_cache: die, before anything is made there, unless $CACHE_DIR is (or
@@ -93,13 +104,215 @@ series_branch() {
 	printf 'memcg-noslab/%s\n' "$BASE"
 }
 
-# Patch files of the series, in order, one path a line.
+# --- the series of a base --------------------------------------------------
+# A base has one series (BASE_SERIES, its patches in BASE_PATCHDIR) or a
+# stack of them (BASE_STACK: a file listing the series in the order they
+# apply, one a line: "NAME NEEDS SEND GOES-TO...", NEEDS a comma list of
+# series listed before it or -, SEND cover (a thread with a cover letter)
+# or alone (each patch a message of its own), GOES-TO free text for
+# people; each series' patches, series file and cover letter in
+# BASE_PATCHDIR/NAME/). stack_table is the one reader of that file; the
+# functions after it answer every question about the series. A base
+# without a stack is one pseudo-series named after the base (e.g. 6.12),
+# sent with a cover letter. A series of the stack without its folder yet
+# (a planned one) has no patches: the style group fails on it, the others
+# skip it.
+
+# stack_table: "NAME NEEDS SEND", a line a series, in stack order. Not
+# checked here: load_base runs check_stack.
+stack_table() {
+	if [ -z "${BASE_STACK:-}" ]; then
+		printf '%s - cover\n' "$BASE"
+		return
+	fi
+	awk '!/^[[:space:]]*(#|$)/ { print $1, $2, $3 }' "$REPO_ROOT/$BASE_STACK"
+}
+
+# check_stack: die, naming the series and what is wrong, unless BASE_STACK
+# (if the base has one) lists at least one series, each once, with a name
+# that no kernel variant or harness tree has, needs that are series listed
+# before it, send cover or alone, and a folder with a series file (or no
+# folder at all: a planned series, said once).
+check_stack() {
+	[ -n "${BASE_STACK:-}" ] || return 0
+	local name needs send seen=' ' d
+	[ -f "$REPO_ROOT/$BASE_STACK" ] || die "no stack file $REPO_ROOT/$BASE_STACK (BASE_STACK in bases/$BASE.conf)"
+	while read -r name needs send; do
+		[[ $name =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] ||
+			die "$BASE_STACK: bad series name '$name' (letters, digits, '.', '_', '-')"
+		case "$name" in
+		base | patched | floor | bisect | apply | quilt | kbuild | p[0-9]*)
+			die "$BASE_STACK: '$name' is a kernel variant or tree of the harness, not a series name" ;;
+		esac
+		[[ $seen != *" $name "* ]] || die "$BASE_STACK: series '$name' is listed twice"
+		case "$send" in
+		cover | alone) ;;
+		*) die "$BASE_STACK: series '$name': the send column is cover or alone, got '$send'" ;;
+		esac
+		[ -n "$needs" ] || die "$BASE_STACK: series '$name' has no needs column (- for none)"
+		if [ "$needs" != - ]; then
+			for d in ${needs//,/ }; do
+				[[ $seen == *" $d "* ]] ||
+					die "$BASE_STACK: series '$name' needs '$d', which is not a series listed before it (before it:${seen% })"
+			done
+		fi
+		if [ ! -e "$REPO_ROOT/$BASE_PATCHDIR/$name" ]; then
+			msg "note: series '$name' of $BASE_STACK has no folder $BASE_PATCHDIR/$name yet: it has no patches"
+		elif [ ! -f "$REPO_ROOT/$BASE_PATCHDIR/$name/series" ]; then
+			die "$BASE_STACK: series '$name' has no series file $BASE_PATCHDIR/$name/series"
+		fi
+		seen+="$name "
+	done < <(stack_table)
+	[ "$seen" != ' ' ] || die "$BASE_STACK lists no series"
+}
+
+# stack_series: the names of the base's series, in stack order.
+stack_series() {
+	stack_table | cut -d' ' -f1
+}
+
+# need_series NAME: die unless NAME is a series of the base, naming them.
+need_series() {
+	stack_series | grep -qxF -- "$1" ||
+		die "unknown series '$1' (series of base $BASE: $(stack_series | paste -sd' ' -))"
+}
+
+# series_arg NAME: NAME (a --series option's value) checked, or, when it
+# is empty, the one series of a base without a stack; a base with a stack
+# dies asking for --series and naming its series.
+series_arg() {
+	if [ -n "$1" ]; then
+		need_series "$1"
+		printf '%s\n' "$1"
+	elif [ -n "${BASE_STACK:-}" ]; then
+		die "base $BASE has a stack of series ($BASE_STACK): say which with --series NAME ($(stack_series | paste -sd' ' -))"
+	else
+		stack_series
+	fi
+}
+
+# series_tag NAME: "NAME: " on a base with a stack, nothing on a base of
+# one series: what check names and messages put before a patch or check.
+series_tag() {
+	[ -z "${BASE_STACK:-}" ] || printf '%s: ' "$1"
+}
+
+# series_dir NAME: the folder of series NAME (absolute).
+series_dir() {
+	need_series "$1"
+	if [ -n "${BASE_STACK:-}" ]; then
+		printf '%s/%s/%s\n' "$REPO_ROOT" "$BASE_PATCHDIR" "$1"
+	else
+		printf '%s/%s\n' "$REPO_ROOT" "$BASE_PATCHDIR"
+	fi
+}
+
+# series_file NAME: the series file (quilt's) of series NAME (absolute).
+series_file() {
+	local d
+	if [ -n "${BASE_STACK:-}" ]; then
+		d=$(series_dir "$1") || exit 1
+		printf '%s/series\n' "$d"
+	else
+		need_series "$1"
+		printf '%s/%s\n' "$REPO_ROOT" "$BASE_SERIES"
+	fi
+}
+
+# series_cover NAME: where the cover letter of series NAME is (or would be).
+series_cover() {
+	local d
+	d=$(series_dir "$1") || exit 1
+	printf '%s/0000-cover-letter.patch\n' "$d"
+}
+
+# series_field NAME N: field N (2 needs, 3 send) of NAME in stack_table.
+series_field() {
+	need_series "$1"
+	stack_table | awk -v s="$1" -v n="$2" '$1 == s { print $n }'
+}
+
+# series_send NAME: how series NAME is sent: cover or alone.
+series_send() {
+	series_field "$1" 3
+}
+
+# series_needs NAME: the series NAME needs, directly or through others, in
+# stack order (without NAME): what must be applied before it.
+series_needs() {
+	need_series "$1"
+	# Needs name earlier series only: one walk from the last series back
+	# to the first collects the closure.
+	stack_table | awk -v s="$1" '
+		{ name[NR] = $1; needs[$1] = $2 }
+		END {
+			want[s] = 1
+			for (i = NR; i >= 1; i--)
+				if (want[name[i]] && needs[name[i]] != "-") {
+					n = split(needs[name[i]], d, ",")
+					for (j = 1; j <= n; j++) want[d[j]] = 1
+				}
+			for (i = 1; i <= NR; i++)
+				if (want[name[i]] && name[i] != s) print name[i]
+		}'
+}
+
+# series_patches [NAME]: the patch files of series NAME, in order, one
+# absolute path a line; without NAME, every patch of the base, series
+# after series in stack order ("patched" is all of them, pN the first N,
+# base+N picks patch N of this list).
 series_patches() {
-	local line
+	local s line f
+	if [ $# -eq 0 ]; then
+		for s in $(stack_series); do series_patches "$s"; done
+		return
+	fi
+	f=$(series_file "$1") || exit 1
+	# A planned series (no folder yet) has none.
+	[ -e "$f" ] || [ -z "${BASE_STACK:-}" ] || [ -e "${f%/series}" ] || return 0
 	while read -r line _; do
 		case "$line" in '' | '#'*) continue ;; esac
-		printf '%s\n' "$REPO_ROOT/$BASE_PATCHDIR/$line"
-	done <"$REPO_ROOT/$BASE_SERIES"
+		printf '%s\n' "${f%/*}/$line"
+	done <"$f"
+}
+
+# patch_label PATH: a patch as messages and check names give it: its path
+# under the base's patch folder (noslab/0001-...patch on a stack).
+patch_label() {
+	printf '%s\n' "${1#"$REPO_ROOT/$BASE_PATCHDIR/"}"
+}
+
+# series_positions NAME: the positions of series NAME's patches among all
+# the base's patches (series_patches), one a line.
+series_positions() {
+	local s n=0 c
+	need_series "$1"
+	for s in $(stack_series); do
+		c=$(series_patches "$s" | wc -l)
+		[ "$s" != "$1" ] || seq $((n + 1)) $((n + c))
+		n=$((n + c))
+	done
+}
+
+# series_revision NAME: the version the series is at: the highest "vN:"
+# that starts a line after "Changes:" or "Changelog:" in its cover
+# letter; 1 without a changelog or cover letter. What b4-send.sh and the
+# README's format-patch -v take.
+series_revision() {
+	local c
+	c=$(series_cover "$1") || exit 1
+	[ -f "$c" ] || { echo 1; return; }
+	awk 'tolower($0) ~ /^(changes|changelog)/ { on = 1; next }
+		on && match($0, /^v[0-9]+:/) { v = substr($0, 2, RLENGTH - 2) + 0; if (v > max) max = v }
+		END { print max ? max : 1 }' "$c"
+}
+
+# series_rfc NAME: true if series NAME's cover letter is an RFC
+# ("[RFC PATCH 0/N]"), as b4-send.sh sends it.
+series_rfc() {
+	local c
+	c=$(series_cover "$1") || exit 1
+	[ -f "$c" ] && grep -q '^Subject: \[RFC PATCH' "$c"
 }
 
 # format_patches REPO ARGS...: `git format-patch` as the harness runs it
@@ -128,17 +341,31 @@ newest_maintainers() {
 }
 
 # cover_text COVER: the subject of a cover letter made by git format-patch
-# (without "[PATCH 00/N] ", unfolded), a blank line, and its text up to
+# (without "[PATCH 00/N] " or "[RFC PATCH 00/N] ", unfolded), a blank line, and its text up to
 # the shortlog ("Name (N):"), without the blank lines before it: what
 # import-series.sh makes the branch description and b4-send.sh b4's cover.
 cover_text() {
 	awk '
-	/^Subject: / { sub(/^Subject: \[PATCH[^]]*\] /, ""); s = $0; insubj = 1; next }
+	/^Subject: / { sub(/^Subject: \[(RFC )?PATCH[^]]*\] /, ""); s = $0; insubj = 1; next }
 	insubj && /^ / { sub(/^ /, ""); s = s " " $0; next }
 	{ insubj = 0 }
 	!body && /^$/ { body = 1; print s; print ""; next }
 	body && /^[^ ].* \([0-9]+\):$/ { exit }
 	body { print }' "$1"
+}
+
+# mail_header FILE NAME: the (unfolded) header NAME of a mail (a patch
+# file), one line an occurrence.
+mail_header() {
+	awk -v h="$2" '/^$/ { exit } /^[ \t]/ { if (on) v = v $0; next }
+		{ if (on) print v; on = tolower($1) == tolower(h) ":"; v = $0; sub(/^[^:]*: */, "", v) }
+		END { if (on) print v }' "$1"
+}
+
+# mail_addresses: the e-mail addresses in the text on stdin, lower case,
+# sorted, each once.
+mail_addresses() {
+	grep -oE '[[:alnum:]._%+=-]+@[[:alnum:].-]+' | tr '[:upper:]' '[:lower:]' | sort -u
 }
 
 # The identity used for commits the harness makes (never a person).
@@ -172,15 +399,17 @@ configset_fragments() {
 	esac
 }
 
-# Source worktree of a variant: base, patched, bisect (the scratch tree
-# apply-series.sh uses, checked out at each patch in turn by run-tests.sh),
-# floor (the applied series plus floor_diff, made by make-floor-tree.sh;
-# benchmarked only, never a kernel to use), pN (the base plus the first N
-# patches, made by make-prefix-tree.sh; benchmarked only) or base+N[+M...]
-# (the base plus patches N, M, ... of the series alone, in that order, made
-# by make-prefix-tree.sh; benchmarked only). A pN past the series' prefixes,
-# or a patch number outside the series, dies here, before anything is
-# prepared.
+# Source worktree of a variant: base, patched (every patch of the base),
+# bisect (the scratch tree apply-series.sh uses, checked out at each patch
+# in turn by run-tests.sh), floor (the applied patches plus floor_diff,
+# made by make-floor-tree.sh; benchmarked only, never a kernel to use), and
+# these, made by make-prefix-tree.sh and benchmarked only: pN (the base
+# plus the first N patches, counted over the whole stack), base+N[+M...]
+# (the base plus patches N, M, ... alone, in that order; an N may be a
+# series name: all its patches, e.g. base+fs), SERIES (a series of the
+# stack with the series it needs, e.g. noslab). A pN past the prefixes, a
+# patch number outside the base's patches or an unknown name dies here,
+# before anything is prepared.
 tree_dir() {
 	case "$1" in
 	base | patched | floor) printf '%s/trees/%s\n' "$(work_dir)" "$1" ;;
@@ -189,39 +418,63 @@ tree_dir() {
 		check_prefix "$1"
 		printf '%s/trees/%s\n' "$(work_dir)" "$1"
 		;;
-	base+*)
+	*)
+		if [[ $1 != base+* ]] && ! stack_series | grep -qxF -- "$1"; then
+			die "unknown kernel variant '$1' (base, patched, floor, pN: base + the first N patches, base+N[+M...]: base + patches N, M, ..., SERIES: base + a series and those it needs, base+SERIES: base + a series alone; series: $(stack_series | paste -sd' ' -))"
+		fi
 		check_picks "$1" >/dev/null
 		printf '%s/trees/%s\n' "$(work_dir)" "$1"
 		;;
-	*) die "unknown kernel variant '$1' (base, patched, floor, pN: base + the first N patches, or base+N[+M...]: base + patches N, M, ...)" ;;
 	esac
 }
 
-# check_picks base+N[+M...]: die unless every N is a patch of the base's
-# series (1 to its number of patches), each once and in ascending order;
-# print the numbers, one a line. Reads the series file only.
+# check_picks VARIANT: the patches (positions among all the base's
+# patches, one a line, ascending) of a variant made of picked patches:
+# base+X[+Y...], each X a patch number (1 to the number of patches) or a
+# series name (all its patches), or SERIES (the patches of the series it
+# needs and its own: series_needs). Dies unless each patch comes once and
+# in ascending order, or when the variant has no patch. Reads the stack and
+# series files only.
 check_picks() {
-	local n p last=0
-	[[ $1 =~ ^base(\+[1-9][0-9]?)+$ ]] ||
-		die "$1: a variant of picked patches is base+N[+M...], e.g. base+21+22"
+	local n p s last=0 picked=()
+	case "$1" in
+	base+*)
+		for p in ${1//+/ }; do
+			[ "$p" != base ] || continue
+			if [[ $p =~ ^[1-9][0-9]?$ ]]; then
+				picked+=("$p")
+			elif stack_series | grep -qxF -- "$p"; then
+				mapfile -t -O "${#picked[@]}" picked < <(series_positions "$p")
+			else
+				die "$1: a variant of picked patches is base+X[+Y...], each X a patch number or a series ($(stack_series | paste -sd' ' -)), e.g. base+21+22"
+			fi
+		done
+		;;
+	*)
+		for s in $(series_needs "$1") "$1"; do
+			mapfile -t -O "${#picked[@]}" picked < <(series_positions "$s")
+		done
+		;;
+	esac
+	[ ${#picked[@]} -gt 0 ] || die "$1: no patch (a series without patches yet?)"
 	n=$(series_patches | wc -l)
-	for p in ${1//+/ }; do
-		[ "$p" != base ] || continue
-		[ "$p" -le "$n" ] || die "$1: the $BASE series has $n patches (1..$n)"
-		[ "$p" -gt "$last" ] || die "$1: name each patch once, in ascending order"
+	for p in "${picked[@]}"; do
+		[ "$p" -le "$n" ] || die "$1: the $BASE series have $n patches (1..$n)"
+		[ "$p" -gt "$last" ] || die "$1: name each patch once, in stack order"
 		last=$p
 		echo "$p"
 	done
 }
 
-# check_prefix pN: die unless pN is a prefix of the base's series: N from 1
-# to one less than its number of patches (all of them is 'patched'). Reads
-# the series file only (the base need not be prepared).
+# check_prefix pN: die unless pN is a prefix of the base's patches (all its
+# series in stack order): N from 1 to one less than their number (all of
+# them is 'patched'). Reads the stack and series files only (the base need
+# not be prepared).
 check_prefix() {
 	local n
 	n=$(series_patches | wc -l)
 	[ "${1#p}" -lt "$n" ] ||
-		die "$1: the $BASE series has $n patches: its prefixes are p1..p$((n - 1)) (all $n is 'patched')"
+		die "$1: the $BASE series have $n patches: their prefixes are p1..p$((n - 1)) (all $n is 'patched')"
 }
 
 # The one source tree every kernel of a base is compiled from
@@ -446,8 +699,17 @@ pack_cpio() {
 		cpio --null --reproducible -o -H newc --quiet) >"$2"
 }
 
-# Run, not sourced: --help prints the comment at the top.
+# Run, not sourced: --help prints the comment at the top; the questions
+# about the series it names there are answered.
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
-	case "${1:-}" in -h | --help) print_usage "$0"; exit 0 ;; esac
-	die "$0 is sourced by the other scripts, not run (see --help)"
+	set -euo pipefail
+	case "${1:-}" in
+	-h | --help) print_usage "$0"; exit 0 ;;
+	stack_series | series_needs | series_send | series_patches | series_dir | series_revision)
+		read_base 2>/dev/null
+		"$@"
+		exit
+		;;
+	esac
+	die "$0 is sourced by the other scripts; run, it answers: stack_series, series_needs, series_send, series_patches, series_dir, series_revision (see --help)"
 fi
