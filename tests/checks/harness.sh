@@ -9,12 +9,18 @@
 # base_tree, full, cpus and want() it uses.
 # shellcheck disable=SC2154
 
-# series_index: the top-level series file lists exactly the BASE_SERIES of
-# bases/*.conf, in comments (it names no patch itself).
+# series_index: the top-level series file lists exactly the series files
+# of every base (a base with a stack: the series file of each series of
+# its stack; else BASE_SERIES of bases/<base>.conf), in comments (it names
+# no patch itself).
 series_index() {
-	local listed wanted
+	local listed wanted b
 	listed=$(grep -oE 'patches/[^ ]+/series' "$REPO_ROOT/series" | sort)
-	wanted=$(sed -n 's/^BASE_SERIES=//p' "$REPO_ROOT"/bases/*.conf | sort)
+	wanted=$(for b in $(list_bases); do
+		# shellcheck source=../../bases/6.1.conf disable=SC2034 # BASE: read by stack_series
+		(unset BASE_STACK BASE_SERIES && BASE=$b && . "$REPO_ROOT/bases/$b.conf" &&
+			for s in $(stack_series); do f=$(series_file "$s") && echo "${f#"$REPO_ROOT"/}"; done)
+	done | sort)
 	diff <(printf '%s\n' "$listed") <(printf '%s\n' "$wanted") || return 1
 	! grep -vE '^(#|$)' "$REPO_ROOT/series" || { echo "the index names patches"; return 1; }
 }

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # The style group: checkpatch --strict and the form of every patch of a
-# base's series, its series file against its directory, its distro config
-# fragment.
+# base, each series file against its folder (and a stack against the
+# folders beside it), the base's distro config fragment.
 # Sourced by scripts/run-tests.sh, whose check(), note(), logdir, patches,
 # base_tree, full, cpus and want() it uses.
 # shellcheck disable=SC2154
@@ -44,20 +44,39 @@ patch_form() {
 		{ echo "commit message body has fewer than 3 lines"; return 1; }
 }
 
+# series_matches_dir SERIES: its series file names exactly the .patch files
+# of its folder (the cover letter in a comment).
 series_matches_dir() {
-	local listed actual
-	listed=$(grep -oE '[^ #]+\.patch' "$REPO_ROOT/$BASE_SERIES" | sort)
-	actual=$(find "$REPO_ROOT/$BASE_PATCHDIR" -maxdepth 1 -name '*.patch' -printf '%f\n' | sort)
+	local f listed actual
+	f=$(series_file "$1")
+	[ -f "$f" ] || { echo "no series file $f (a series of the stack without its folder?)"; return 1; }
+	listed=$(grep -oE '[^ #]+\.patch' "$f" | sort)
+	actual=$(find "$(series_dir "$1")" -maxdepth 1 -name '*.patch' -printf '%f\n' | sort)
 	diff <(printf '%s\n' "$listed") <(printf '%s\n' "$actual")
+}
+
+# stack_matches_dirs: the stack lists exactly the folders of the base's
+# patch directory that have a series file.
+stack_matches_dirs() {
+	local actual
+	actual=$(find "$REPO_ROOT/$BASE_PATCHDIR" -mindepth 2 -maxdepth 2 -name series -printf '%h\n' |
+		xargs -r -n 1 basename | sort)
+	diff <(stack_series | sort) <(printf '%s\n' "$actual") | sed 's/^</stack only:/; s/^>/folder only:/'
+	[ "$(stack_series | sort)" = "$actual" ]
 }
 
 group_style() {
 	note "group style"
 	for p in "${patches[@]}"; do
-		check "style: checkpatch --strict ${p##*/}" checkpatch_clean "$p"
-		check "style: format of ${p##*/}" patch_form "$p"
+		check "style: checkpatch --strict $(patch_label "$p")" checkpatch_clean "$p"
+		check "style: format of $(patch_label "$p")" patch_form "$p"
 	done
-	check "style: $BASE_SERIES names exactly the files in $BASE_PATCHDIR/" series_matches_dir
+	for s in $(stack_series); do
+		f=$(series_file "$s") d=$(series_dir "$s")
+		check "style: ${f#"$REPO_ROOT"/} names exactly the files in ${d#"$REPO_ROOT"/}/" series_matches_dir "$s"
+	done
+	[ -z "${BASE_STACK:-}" ] ||
+		check "style: $BASE_STACK names exactly the series folders of $BASE_PATCHDIR/" stack_matches_dirs
 	check "style: config-fragments/distro-$BASE.config says what Debian's own config says" \
 		"$REPO_ROOT/scripts/check-distro-config.sh"
 }
