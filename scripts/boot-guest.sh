@@ -2,7 +2,7 @@
 # Boot a built kernel in QEMU with the harness initramfs and run one guest
 # job. The serial console goes to a log file; the job's exit code becomes
 # this script's exit code.
-# Usage: scripts/boot-guest.sh [options] base|patched|floor|pN|base+N[+M...] CONFIGSET MODE JOB
+# Usage: scripts/boot-guest.sh [options] base|patched|floor|pN|base+N[+M...]|SERIES|base+SERIES CONFIGSET MODE JOB
 #   MODE: a mode from modes.conf (root, default, noslab, nomemobj, nokmem)
 #   JOB:  a guest job (tests/guest/job-JOB.sh): bench, selftests, ...
 # Options:
@@ -57,7 +57,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ ${#pos[@]} -eq 4 ] ||
-	die "usage: $0 [options] base|patched|floor|pN|base+N[+M...] CONFIGSET MODE JOB (see --help)"
+	die "usage: $0 [options] base|patched|floor|pN|base+N[+M...]|SERIES|base+SERIES CONFIGSET MODE JOB (see --help)"
 load_base
 variant=${pos[0]} set=${pos[1]} mode=${pos[2]} job=${pos[3]}
 if [ "$variant" = - ] || [ "$set" = - ]; then

@@ -1,9 +1,12 @@
 #!/bin/bash
 # Configure and build a guest kernel out of tree.
-# Usage: scripts/build-kernel.sh base|patched|floor|pN|base+N[+M...] CONFIGSET [make targets...]
+# Usage: scripts/build-kernel.sh VARIANT CONFIGSET [make targets...]
+# VARIANT: base, patched, floor, pN, base+N[+M...], SERIES or base+SERIES
+# (scripts/lib.sh: tree_dir; made by make-prefix-tree.sh).
 # CONFIGSET is test, bench, debug, kasan, faultinj, slab, nomemcg, vmemmap
 # or distro (see configset_fragments in scripts/lib.sh). pN is the base
-# plus the first N patches (scripts/make-prefix-tree.sh).
+# plus the first N patches, SERIES the base plus a series of the stack and
+# the series it needs (scripts/make-prefix-tree.sh).
 # The build directory is cached; a second run is incremental, and one whose
 # sources, config and targets are those of the last build does not run make.
 # Every variant of a base is compiled from one source path (the shared
@@ -16,7 +19,7 @@ set -euo pipefail
 case "${1:-}" in
 -h | --help) print_usage "$0"; exit 0 ;;
 esac
-[ $# -ge 2 ] || die "usage: $0 base|patched|floor|pN|base+N[+M...] CONFIGSET [make targets...] (see --help)"
+[ $# -ge 2 ] || die "usage: $0 base|patched|floor|pN|base+N[+M...]|SERIES|base+SERIES CONFIGSET [make targets...] (see --help)"
 load_base
 
 variant=$1 set=$2
@@ -27,7 +30,7 @@ tree=$(tree_dir "$variant")
 # (Outside the loop: a die in a command substitution would not stop us.)
 fl=$(configset_fragments "$set")
 out=$(build_dir "$variant" "$set")
-[ -f "$tree/Makefile" ] || die "no $variant tree at $tree (run scripts/checkout-base.sh, apply-series.sh or, for pN, make-prefix-tree.sh)"
+[ -f "$tree/Makefile" ] || die "no $variant tree at $tree (run scripts/checkout-base.sh, apply-series.sh or, for pN, base+... or a series, make-prefix-tree.sh)"
 if [ "$variant" = floor ] &&
 	! git -C "$tree" apply -R --check "$(floor_diff)" 2>/dev/null; then
 	die "the floor tree $tree lacks $(floor_diff) (run scripts/make-floor-tree.sh)"

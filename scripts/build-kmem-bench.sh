@@ -2,14 +2,14 @@
 # Build tests/kmem-bench (the accounted-allocation microbenchmark module)
 # against a built kernel and pack it as a small cpio that boot-guest.sh
 # appends to the initramfs of that kernel.
-# Usage: scripts/build-kmem-bench.sh base|patched|floor|pN|base+N[+M...] CONFIGSET
+# Usage: scripts/build-kmem-bench.sh base|patched|floor|pN|base+N[+M...]|SERIES|base+SERIES CONFIGSET
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 case "${1:-}" in
 -h | --help) print_usage "$0"; exit 0 ;;
 esac
-[ $# -eq 2 ] || die "usage: $0 base|patched|floor|pN|base+N[+M...] CONFIGSET (see --help)"
+[ $# -eq 2 ] || die "usage: $0 base|patched|floor|pN|base+N[+M...]|SERIES|base+SERIES CONFIGSET (see --help)"
 load_base
 
 tree=$(tree_dir "$1")

@@ -5,30 +5,37 @@
 # between base and patched to a patch, e.g.
 # "run-bench.sh --kernels base,p1,patched". N runs from 1 to one less than
 # the number of patches (pN with N = all of them is "patched").
+# Patches are counted over the whole base: on a base with a stack, every
+# series in stack order (scripts/lib.sh: series_patches).
 # base+N[+M...] is the base plus patches N, M, ... alone, picked in that
 # order (e.g. base+21+22: what two patches do without the ones before
-# them). A patch that does not apply there is named, and the tree is left
-# on the base.
-# Usage: scripts/make-prefix-tree.sh pN|base+N[+M...]
+# them); an N may be a series name, all its patches (base+fs: the fs
+# series without the series it needs). SERIES (e.g. noslab) is the base
+# plus the series it needs and that series (the stack's needs column): the
+# option alone, without the series the stack puts before it. A patch that
+# does not apply there is named, and the tree is left on the base.
+# Usage: scripts/make-prefix-tree.sh pN|base+N[+M...]|base+SERIES|SERIES
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 case "${1:-}" in
 -h | --help) print_usage "$0"; exit 0 ;;
 esac
-[ $# -eq 1 ] || die "usage: $0 pN|base+N[+M...] (see --help)"
+[ $# -eq 1 ] || die "usage: $0 pN|base+N[+M...]|base+SERIES|SERIES (see --help)"
 load_base
 
 variant=$1
 case "$variant" in
-base+*)
-	check_picks "$variant" >/dev/null
-	mapfile -t picks < <(check_picks "$variant")
-	;;
-*)
+base | patched | floor | bisect) die "$variant is not made here (base: checkout-base.sh, patched: apply-series.sh, floor: make-floor-tree.sh)" ;;
+p[0-9]*)
 	[[ $variant =~ ^p([1-9][0-9]?)$ ]] || die "a prefix variant is p1, p2, ... (got '$variant')"
 	n=${BASH_REMATCH[1]}
 	check_prefix "$variant"
+	;;
+*)
+	# (tree_dir names the variants and series when it is none of them)
+	tree_dir "$variant" >/dev/null
+	mapfile -t picks < <(check_picks "$variant")
 	;;
 esac
 repo=$(src_repo)
@@ -44,7 +51,7 @@ if [ -n "${picks+x}" ]; then
 	for p in "${picks[@]}"; do
 		want+="$(git -C "$repo" show "${commits[p - 1]}" | git patch-id --stable | cut -d' ' -f1) "
 	done
-	name="$variant tree: $tree = base + patch(es) ${picks[*]}"
+	name="$variant tree: $tree = base + patch(es) $(echo "${picks[*]}" | tr ' ' ,)"
 	have=''
 	if [ -e "$tree/.git" ] && [ -z "$(git -C "$tree" status --porcelain --untracked-files=all)" ] &&
 		[ "$(git -C "$tree" rev-parse "HEAD~${#picks[@]}" 2>/dev/null)" = "$(git -C "$repo" rev-parse "$base^{commit}")" ]; then

@@ -3,7 +3,7 @@
 # series, build the base and patched kernels, boot each in every mode under
 # QEMU TCG icount, run the mqueue benchmark and the accounted-allocation
 # microbenchmark, and write the side-by-side report.
-# Usage: scripts/run-bench.sh [--kernels base,patched[,floor][,pN][,base+N[+M...]]]
+# Usage: scripts/run-bench.sh [--kernels base,patched[,floor][,pN][,base+N[+M...]][,SERIES][,base+SERIES]]
 #          [--modes root,default,noslab,nomemobj,nokmem] [--count N] [--kvm]
 #          [--config bench|test|vmemmap|distro] [--workloads all|NAME,...]
 #          [--boots N] [--cpus N]
@@ -25,10 +25,14 @@
 # hooks costs by itself), on 7.2 with an accounted allocation that only
 # looks up current's objcg (tests/experiments/precharged-floor-7.2.diff:
 # the floor of designs that keep objects charged); benchmarked only.
-# --kernels ...,pN adds the base plus the first N patches of the series
-# (scripts/make-prefix-tree.sh), to attribute a difference to a patch;
+# --kernels ...,pN adds the base plus the first N patches (on 7.2 counted
+# over the whole stack of series, patches/7.2/stack; scripts/
+# make-prefix-tree.sh), to attribute a difference to a patch;
 # ...,base+N[+M...] the base plus patches N, M, ... alone (e.g. base+21+22:
-# what two patches cost without the ones before them).
+# what two patches cost without the ones before them); ...,SERIES the base
+# plus a series and the series it needs (e.g. base,noslab,patched: the
+# option alone, then everything); ...,base+SERIES the base plus that series
+# alone, without what it needs (e.g. base+fs).
 # --workloads also boots each kernel in each mode to run third-party
 # workloads: Debian's stress-ng stressors, rt-tests' hackbench runs and
 # PostgreSQL 15's pgbench runs (against a server in the guest) of
@@ -96,7 +100,7 @@ IFS=, read -ra modes <<<"$modes"
 [ $((${#kernels[@]} * ${#modes[@]})) -gt 0 ] || die "--kernels and --modes want at least one name each"
 for k in "${kernels[@]}"; do
 	# (bisect: run-tests.sh's scratch tree, no kernel to benchmark)
-	[ "$k" != bisect ] || die "unknown kernel 'bisect' (kernels: base, patched, floor, pN, base+N[+M...])"
+	[ "$k" != bisect ] || die "unknown kernel 'bisect' (kernels: base, patched, floor, pN, base+N[+M...], SERIES, base+SERIES)"
 	tree_dir "$k" >/dev/null
 	[ "$k" != floor ] || floor_diff >/dev/null
 done
@@ -112,7 +116,9 @@ fi
 for k in "${kernels[@]}"; do
 	case "$k" in
 	floor) "$REPO_ROOT/scripts/make-floor-tree.sh" ;;
-	p[1-9] | p[1-9][0-9] | base+*) "$REPO_ROOT/scripts/make-prefix-tree.sh" "$k" ;;
+	base | patched) ;;
+	# pN, base+..., a series (tree_dir checked the names above)
+	*) "$REPO_ROOT/scripts/make-prefix-tree.sh" "$k" ;;
 	esac
 done
 for k in "${kernels[@]}"; do

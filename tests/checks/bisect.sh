@@ -1,6 +1,7 @@
 # shellcheck shell=bash
-# The bisect group: after each patch, mm/ and the directories it touches
-# compile in every config set the base has.
+# The bisect group: after each patch of the base (a stack: every series,
+# in stack order), mm/ and the directories it touches compile in every
+# config set the base has. Checks name the patch as series/file.
 # Sourced by scripts/run-tests.sh, whose check(), note(), logdir, patches,
 # base_tree, full, cpus and want() it uses.
 # shellcheck disable=SC2154
@@ -41,7 +42,7 @@ group_bisect() {
 	for i in $(seq 1 "$nr"); do
 		commit=$(git -C "$(src_repo)" rev-parse "$(series_branch)~$((nr - i))")
 		for set in "${bisect_sets[@]}"; do
-			check "bisect: patch $i/$nr: mm/ and touched directories build ($set)" bisect_build "$set" "$commit"
+			check "bisect: patch $i/$nr ($(patch_label "${patches[i - 1]}")): mm/ and touched directories build ($set)" bisect_build "$set" "$commit"
 		done
 	done
 	git -C "$(tree_dir bisect)" checkout -q -f --detach "$(series_branch)"
