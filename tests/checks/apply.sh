@@ -1,26 +1,75 @@
 # shellcheck shell=bash
-# The apply group: git am and quilt apply the series, format-patch
-# gives it back, the floor experiment applies, the series applies to
-# Debian's upstream tarball. group_apply also runs (git am only) before
-# the groups that build the patched kernel.
+# The apply group: git am and quilt apply every patch of the base (a
+# stack: its series in order), and on a stack each series on the base
+# with the series it needs (git am; quilt of its folder alone on the
+# needs applied with git am); format-patch gives each series back, the
+# floor experiment applies on top of everything, the patches apply to
+# Debian's upstream tarball. group_apply also runs (git am of everything
+# only) before the groups that build the patched kernel.
 # Sourced by scripts/run-tests.sh, whose check(), note(), logdir, patches,
 # base_tree, full, cpus and want() it uses.
 # shellcheck disable=SC2154
 
-quilt_applies() {
+# The worktree of the quilt and per-series checks (made by group_apply,
+# removed at its end: 2 GB).
+quilt_tree() {
+	printf '%s/trees/quilt\n' "$(work_dir)"
+}
+
+# quilt_push SERIES: in the quilt tree, quilt push -a of SERIES' folder,
+# with a quilt state directory of its own (.pc-SERIES: one series' state
+# must not be read as another's), as README's loop does.
+quilt_push() {
+	(cd "$(quilt_tree)" && QUILT_PATCHES="$(series_dir "$1")" QUILT_SERIES="$(series_file "$1")" \
+		QUILT_PC=".pc-$1" quilt push -a -q --fuzz=0)
+}
+
+# same_tree COMMIT: the quilt tree (without quilt's state) is COMMIT's.
+same_tree() {
 	local q
-	q="$(work_dir)/trees/quilt"
-	git -C "$(src_repo)" worktree remove --force "$q" 2>/dev/null || rm -rf "$q"
-	add_worktree "$q" "$(base_ref)"
-	(cd "$q" && QUILT_PATCHES="$REPO_ROOT/$BASE_PATCHDIR" QUILT_SERIES="$REPO_ROOT/$BASE_SERIES" quilt push -a -q --fuzz=0)
-	rm -rf "$q/.pc"
-	# Same tree as git am made.
+	q=$(quilt_tree)
+	rm -rf "$q"/.pc-*
 	git -C "$q" add -f -A
-	git -C "$q" diff --cached --stat "$(series_branch)"
-	git -C "$q" diff --cached --quiet "$(series_branch)"
-	local rc=$?
-	git -C "$(src_repo)" worktree remove --force "$q"
-	return $rc
+	git -C "$q" diff --cached --stat "$1"
+	git -C "$q" diff --cached --quiet "$1"
+}
+
+# quilt_applies: quilt pushes every series with patches, in stack order,
+# onto the base and gets the tree git am made.
+quilt_applies() {
+	local s
+	checkout_tree "$(quilt_tree)" "$(base_ref)"
+	for s in $(stack_series); do
+		[ -z "$(series_patches "$s")" ] || quilt_push "$s" || return 1
+	done
+	same_tree "$(series_branch)"
+}
+
+# series_am SERIES: in the quilt tree, git am of the series SERIES needs
+# onto the base (their end: series_start[SERIES]), then of SERIES
+# (series_end[SERIES]).
+declare -A series_start series_end
+series_am() {
+	local s q
+	q=$(quilt_tree)
+	checkout_tree "$q" "$(base_ref)"
+	for s in $(series_needs "$1"); do
+		echo "git am of $s (needed by $1)"
+		mapfile -t ps < <(series_patches "$s")
+		[ ${#ps[@]} -eq 0 ] || git -C "$q" am -q "${ps[@]}" || { git -C "$q" am --abort; return 1; }
+	done
+	series_start[$1]=$(git -C "$q" rev-parse HEAD)
+	echo "git am of $1"
+	mapfile -t ps < <(series_patches "$1")
+	git -C "$q" am -q "${ps[@]}" || { git -C "$q" am --abort; return 1; }
+	series_end[$1]=$(git -C "$q" rev-parse HEAD)
+}
+
+# series_quilt SERIES: quilt push -a of SERIES alone on the base with its
+# needs applied by git am (series_am) gives the tree git am made.
+series_quilt() {
+	checkout_tree "$(quilt_tree)" "${series_start[$1]}"
+	quilt_push "$1" && same_tree "${series_end[$1]}"
 }
 
 # orig_applies: the series applies with git am to the files it touches, as
@@ -73,10 +122,13 @@ patch_body() {
 	fi
 }
 
+# format_patch_roundtrip: git format-patch of each series' commits on the
+# applied branch (numbered from its first patch's number) gives its patch
+# files back: the same names and diffs.
 format_patch_roundtrip() {
-	local tmp rc=0 p b hunks=''
+	local tmp rc=0 p b hunks='' s from=0 commits ps first out
 	tmp=$(mktemp -d)
-	format_patches "$(src_repo)" -q -o "$tmp" "$(base_ref)..$(series_branch)"
+	mapfile -t commits < <(git -C "$(src_repo)" rev-list --reverse "$(base_ref)..$(series_branch)")
 	# On another package version than the series' (a newer 6.12.y than
 	# the series was made on) the hunks apply at other line numbers: the
 	# diffs must still be the same, their @@ line numbers need not.
@@ -84,36 +136,60 @@ format_patch_roundtrip() {
 		echo "note: the base here is not the series' base $BASE_COMMIT: hunk line numbers and blob ids not compared"
 		hunks=1
 	fi
-	for p in "${patches[@]}"; do
-		b=${p##*/}
-		[ -f "$tmp/$b" ] || { echo "format-patch made no $b"; rc=1; continue; }
-		diff <(patch_body "$p" "$hunks") <(patch_body "$tmp/$b" "$hunks") || rc=1
+	for s in $(stack_series); do
+		mapfile -t ps < <(series_patches "$s")
+		[ ${#ps[@]} -gt 0 ] || continue
+		[ $((from + ${#ps[@]})) -le ${#commits[@]} ] || { echo "the branch has fewer commits than the patches"; rc=1; break; }
+		first=${ps[0]##*/} out="$tmp/$s"
+		format_patches "$(src_repo)" -q -o "$out" --start-number=$((10#${first%%-*})) \
+			"$( ((from == 0)) && base_ref || echo "${commits[from - 1]}")..${commits[from + ${#ps[@]} - 1]}"
+		from=$((from + ${#ps[@]}))
+		for p in "${ps[@]}"; do
+			b=${p##*/}
+			[ -f "$out/$b" ] || { echo "format-patch made no $(patch_label "$p") (it made: $(find "$out" -name '*.patch' -printf '%f\n' | sort | paste -sd' ' -))"; rc=1; continue; }
+			diff <(patch_body "$p" "$hunks") <(patch_body "$out/$b" "$hunks") || rc=1
+		done
 	done
 	rm -rf "$tmp"
 	return $rc
 }
 
-
 group_apply() {
 	note "group apply"
 	f0=$failed
-	check "apply: git am of the series onto the base" "$REPO_ROOT/scripts/apply-series.sh"
+	check "apply: git am of every patch onto the base${BASE_STACK:+ (the stack, series after series)}" "$REPO_ROOT/scripts/apply-series.sh"
 	am_failed=$((failed - f0))
-	if want apply; then
-		check "apply: quilt push -a gives the same tree" quilt_applies
-		check "apply: git format-patch of the applied branch gives the same diffs" format_patch_roundtrip
-		if [ -n "${BASE_SUITE:-}" ]; then
-			check "apply: git am onto Debian's upstream tarball (linux_*.orig.tar.xz) of the base release" orig_applies
-		elif [ -n "${BASE_ORIG_SUITES:-}" ]; then
-			check "apply: git am onto the newest upstream tarball of the base's stable line in Debian's source archive" orig_applies
-		fi
-		# On a series that did not apply the branch is stale: no verdict.
-		if [ -z "${BASE_FLOOR:-}" ]; then
-			:
-		elif [ "$am_failed" -eq 0 ]; then
-			check "apply: the floor experiment applies to the applied series" "$REPO_ROOT/scripts/make-floor-tree.sh"
-		else
-			note "floor experiment not checked: the series did not apply"
-		fi
+	want apply || return 0
+	if [ -n "${BASE_STACK:-}" ]; then
+		for s in $(stack_series); do
+			if [ -z "$(series_patches "$s")" ]; then
+				note "series $s: no patches yet (no folder $(series_dir "$s")): not applied"
+				continue
+			fi
+			needs=$(series_needs "$s" | paste -sd, -)
+			f0=$failed
+			check "apply: $s: git am onto the base${needs:+ + $needs}" series_am "$s"
+			if [ "$failed" -eq "$f0" ]; then
+				check "apply: $s: quilt push -a of its folder alone, on the base${needs:+ + $needs} (git am), gives the same tree" series_quilt "$s"
+			else
+				note "series $s: quilt not checked: git am failed"
+			fi
+		done
+	fi
+	check "apply: quilt push -a${BASE_STACK:+ of each series in stack order} gives the same tree" quilt_applies
+	git -C "$(src_repo)" worktree remove --force "$(quilt_tree)" 2>/dev/null || rm -rf "$(quilt_tree)"
+	check "apply: git format-patch of the applied branch gives the same diffs${BASE_STACK:+, series by series}" format_patch_roundtrip
+	if [ -n "${BASE_SUITE:-}" ]; then
+		check "apply: git am onto Debian's upstream tarball (linux_*.orig.tar.xz) of the base release" orig_applies
+	elif [ -n "${BASE_ORIG_SUITES:-}" ]; then
+		check "apply: git am onto the newest upstream tarball of the base's stable line in Debian's source archive" orig_applies
+	fi
+	# On patches that did not apply the branch is stale: no verdict.
+	if [ -z "${BASE_FLOOR:-}" ]; then
+		:
+	elif [ "$am_failed" -eq 0 ]; then
+		check "apply: the floor experiment applies to the applied patches" "$REPO_ROOT/scripts/make-floor-tree.sh"
+	else
+		note "floor experiment not checked: the patches did not apply"
 	fi
 }
