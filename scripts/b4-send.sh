@@ -1,30 +1,42 @@
 #!/bin/bash
-# Write the series as b4 sends it, sending nothing: in a throw-away clone
+# Write a series as b4 sends it, sending nothing: in a throw-away clone
 # of the base repository (`git clone --shared`, sparse: only the files the
 # patches touch; removed at exit, the repository is not changed) the
-# patches of $BASE_PATCHDIR go onto the base (git am) on a branch that
-# `b4 prep --enroll` takes over; the cover letter gets the subject and text
-# (up to the shortlog) of 0000-cover-letter.patch and To/Cc from
+# series it needs (on a stack: series_needs) go onto the base (git am),
+# and the patches of the series onto them on a branch that
+# `b4 prep --enroll` takes over at that point, at the series' revision
+# (series_revision: the newest vN of its cover letter's changelog; RFC if
+# its cover letter is one); the cover letter gets the subject and text
+# (up to the shortlog) of the series' 0000-cover-letter.patch and To/Cc from
 # `b4 prep --auto-to-cc` (get_maintainer.pl of the base tree, the newest
 # base's MAINTAINERS); `b4 send -o` writes the messages. Then it checks
 # them, non-zero exit on a failure: one message a patch plus the cover
 # letter; checkpatch --strict clean patches; To/Cc = what get_maintainer.pl
 # gives for each patch plus the people the patches name (author, Cc: and
 # ...-by: trailers), without the sender; the cover letter's subject and text.
-# Usage: scripts/b4-send.sh OUTDIR [PATCH-GLOB]
+# Usage: scripts/b4-send.sh [--series NAME] OUTDIR [PATCH-GLOB]
+#   --series    the series (a base with a stack: required, e.g. noslab; a
+#               base of one series: that one)
 #   OUTDIR      made by b4; must not exist or be empty
-#   PATCH-GLOB  only the patches whose file names match (e.g. '0001-*.patch').
-#               b4 0.12 sends one patch without a cover letter (it would put
-#               the cover text below the ---: it gets none); several, ours.
+#   PATCH-GLOB  only the series' patches whose file names match (e.g.
+#               '0001-*.patch'). b4 0.12 sends one patch without a cover
+#               letter (it would put the cover text below the ---: it gets
+#               none); several, ours. A series sent alone (the stack's
+#               send column) takes one patch at a time.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+series=''
 case "${1:-}" in
 -h | --help) print_usage "$0"; exit 0 ;;
-'' | -*) die "usage: $0 OUTDIR [PATCH-GLOB] (see --help)" ;;
+--series) [ $# -ge 2 ] || die "--series needs a value"; series=$2; shift 2 ;;
+esac
+case "${1:-}" in
+'' | -*) die "usage: $0 [--series NAME] OUTDIR [PATCH-GLOB] (see --help)" ;;
 esac
 [ $# -le 2 ] || die "too many arguments (see $0 --help)"
 load_base
+series=$(series_arg "$series")
 need_cmd b4 b4
 shopt -s nullglob
 out=$(realpath -m "$1") glob=${2:-*}
@@ -36,30 +48,34 @@ sel=()
 while read -r p; do
 	# shellcheck disable=SC2254 # the glob is meant to match
 	case "${p##*/}" in $glob) sel+=("$p") ;; esac
-done < <(series_patches)
-[ ${#sel[@]} -gt 0 ] || die "no patch of $BASE_SERIES matches '$glob'"
+done < <(series_patches "$series")
+[ ${#sel[@]} -gt 0 ] || die "no patch of series $series matches '$glob'"
+[ "$(series_send "$series")" = cover ] || [ ${#sel[@]} -eq 1 ] ||
+	die "series $series is sent alone, a message a patch: pick one patch (PATCH-GLOB), not ${#sel[@]}"
+# What the series needs goes under it (not sent).
+mapfile -t needp < <(for s in $(series_needs "$series"); do series_patches "$s"; done)
+rev=$(series_revision "$series") prefixes=()
+! series_rfc "$series" || prefixes=(--set-prefixes RFC)
 
-# hdr FILE NAME: the (unfolded) header NAME of a mail.
-hdr() {
-	awk -v h="$2" '/^$/ { exit } /^[ \t]/ { if (on) v = v $0; next }
-		{ if (on) print v; on = tolower($1) == tolower(h) ":"; v = $0; sub(/^[^:]*: */, "", v) }
-		END { if (on) print v }' "$1"
-}
+hdr() { mail_header "$@"; }
 # body FILE: the text of a mail up to its first "---" line.
 body() { awk '!b && /^$/ { b = 1; next } b && /^---$/ { exit } b' "$1"; }
-addrs() { grep -oE '[[:alnum:]._%+=-]+@[[:alnum:].-]+' | tr '[:upper:]' '[:lower:]' | sort -u; }
+addrs() { mail_addresses; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/b4-send.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 # Only this script's settings count (no ~/.gitconfig b4/sendemail keys).
 export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
-msg "clone of $(src_repo) in $tmp, branch b4-send-$$: ${#sel[@]} patch(es) on ${base:0:12}"
+msg "clone of $(src_repo) in $tmp, branch b4-send-$$: ${#sel[@]} patch(es) of series $series (v$rev) on ${base:0:12}${needp[0]:+ + ${#needp[@]} patch(es) of $(series_needs "$series" | paste -sd, -)}"
 git clone -q --shared --no-checkout "$(src_repo)" "$tmp/linux"
 cd "$tmp/linux"
-mapfile -t paths < <(sed -n 's|^diff --git a/\(.*\) b/\(.*\)|/\1\n/\2|p' "${sel[@]}" | sort -u)
+mapfile -t paths < <(sed -n 's|^diff --git a/\(.*\) b/\(.*\)|/\1\n/\2|p' "${sel[@]}" "${needp[@]}" | sort -u)
 git sparse-checkout set --no-cone "${paths[@]}"
 git checkout -q -b "b4-send-$$" "$base"
-git am -q "${sel[@]}" || die "the patches matching '$glob' do not apply on the base"
+[ ${#needp[@]} -eq 0 ] || git am -q "${needp[@]}" ||
+	die "the series $series needs ($(series_needs "$series" | paste -sd' ' -)) do not apply on the base"
+base=$(git rev-parse HEAD)
+git am -q "${sel[@]}" || die "the patches of $series matching '$glob' do not apply on the base${needp[0]:+ and the series it needs}"
 gm="env -C $btree perl scripts/get_maintainer.pl --mpath $mpath --nogit --nogit-fallback --norolestats"
 git config user.name "memcg-noslab project"
 git config user.email "$me"
@@ -69,6 +85,7 @@ git config b4.send-auto-cc-cmd "$gm --nom"
 git config sendemail.smtpserver /bin/false # never run; no b4 web endpoint
 git config core.editor "cp $tmp/cover"     # b4 prep --edit-cover: ours
 b4 -q prep --enroll "$base" >/dev/null
+b4 -q prep --force-revision "$rev" "${prefixes[@]}" >/dev/null
 # To/Cc go into b4's own cover first: in ours they would be taken for
 # trailers with whatever "Word: text" lines end the text (a changelog).
 b4 -q prep --auto-to-cc >/dev/null
@@ -76,7 +93,7 @@ cover_commit=$(git rev-list "$base..HEAD" | tail -n 1)
 sub='' text=''
 if [ ${#sel[@]} -gt 1 ]; then
 	# Our subject (first line) and text (after a blank line).
-	desc=$(cover_text "$REPO_ROOT/$BASE_PATCHDIR/0000-cover-letter.patch")
+	desc=$(cover_text "$(series_cover "$series")")
 	sub=${desc%%$'\n'*} text=${desc#*$'\n\n'}
 	printf '%s\n\n%s\n\n' "$sub" "$text" >"$tmp/cover"
 fi
@@ -90,7 +107,10 @@ bad=0
 fail() { printf 'FAIL: %s\n' "$*" >&2; bad=1; }
 cover='' npatch=0
 for f in "$out"/*.eml; do
-	if hdr "$f" Subject | grep -qE '^\[PATCH[^]]* 0+/[0-9]+\]'; then cover=$f; else npatch=$((npatch + 1)); fi
+	if hdr "$f" Subject | grep -qE '^\[([^]]* )?PATCH[^]]* 0+/[0-9]+\]'; then cover=$f; else npatch=$((npatch + 1)); fi
+	# The revision and RFC of the series, on every message.
+	[ "$rev" -le 1 ] || hdr "$f" Subject | grep -qE "^\[[^]]*PATCH v${rev}( |\])" || fail "$(basename "$f"): no v$rev in '$(hdr "$f" Subject)'"
+	[ ${#prefixes[@]} -eq 0 ] || hdr "$f" Subject | grep -q '^\[RFC PATCH' || fail "$(basename "$f"): not an RFC: '$(hdr "$f" Subject)'"
 done
 msg "check: ${#sel[@]} patch message(s)$([ -z "$sub" ] || echo ' and a cover letter') in $out"
 [ "$npatch" -eq ${#sel[@]} ] || fail "$npatch patch messages, not ${#sel[@]}"
@@ -131,7 +151,7 @@ got=$(for f in "$out"/*.eml; do hdr "$f" To; hdr "$f" Cc; done | addrs)
 	fail "To/Cc differ: $(diff <(echo "$want") <(echo "$got") | grep '^[<>]' | sed 's/^</missing/; s/^>/extra/' | tr '\n' ' ')"
 
 if [ -n "$cover" ]; then
-	msg "check: the cover letter's subject and text are those of $BASE_PATCHDIR/0000-cover-letter.patch"
+	msg "check: the cover letter's subject and text are those of $(patch_label "$(series_cover "$series")")"
 	s=$(hdr "$cover" Subject)
 	[ "${s#\[*\] }" = "$sub" ] || fail "cover subject '$s', not '$sub'"
 	diff <(echo "$text" | grep -v '^$') <(body "$cover" | grep -v '^$') >/dev/null || fail "cover text differs from ours"

@@ -19,13 +19,17 @@
 # base kernel with fault injection (debug).
 # Groups:
 #   style   checkpatch --strict (with the base tree and --no-tree, with
-#           codespell) on every patch, patch form, series vs its
-#           directory, the distro config fragment vs Debian's config;
+#           codespell) on every patch, patch form, each series file vs
+#           its folder (7.2: and the stack file vs the series folders),
+#           the distro config fragment vs Debian's config;
 #           once: the series index, shellcheck, -Wall -Wextra builds of
 #           the test programs, stress-ng accepts tests/workloads.conf,
 #           the harness's own fixtures
-#   apply   git am and quilt apply the series; format-patch regenerates it;
-#           the floor experiment (BASE_FLOOR, tests/experiments/) applies;
+#   apply   git am and quilt apply every patch (7.2: the stack's series
+#           in order; and each series with git am on the base plus the
+#           series it needs, and with quilt alone on those); format-patch
+#           regenerates each series; the floor experiment (BASE_FLOOR,
+#           tests/experiments/) applies on top of everything;
 #           the series applies to Debian's upstream tarball (of the base
 #           release for a BASE_SUITE base, else the newest of
 #           BASE_ORIG_SUITES)
@@ -48,8 +52,11 @@
 #           kmem_bench.ko for bulk_error, and CPU hotplug under load) and
 #           a cgroup churn from two CPUs (4-level paging: no5lvl); any
 #           splat in the console fails
-#   send    cover letter, get_maintainer.pl, git send-email --dry-run, b4
-#           send -o (and the patches a base can send alone, BASE_SEND_ALONE)
+#   send    series by series: cover letter, its To/Cc = get_maintainer.pl
+#           of that series, git send-email --dry-run, b4 send -o on the
+#           base plus what the series needs; a series the stack sends
+#           alone, and the patches of BASE_SEND_ALONE (6.12), a message a
+#           patch
 # Output: TAP version 13 on stdout (progress on stderr): one "ok N - ..." /
 # "not ok N - ..." line a check ("ok N - ... # SKIP why" for a check that
 # cannot run here), the plan "1..N" after the last, and a last line
