@@ -57,18 +57,37 @@ pkgver=$(git -C "$repo" log -1 --format=%B "$base" | sed -n 's/^Debian package: 
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# To: the people get_maintainer.pl names, Cc: the lists it names.
-format_patches "$repo" -q -o "$tmp/gm" "$start..$ref"
 gm=(perl scripts/get_maintainer.pl --mpath "$(newest_maintainers)" --no-rolestats --no-git --no-git-fallback)
-mapfile -t to < <(cd "$(tree_dir base)" && "${gm[@]}" --no-l "$tmp"/gm/*.patch)
-mapfile -t cc < <(cd "$(tree_dir base)" && "${gm[@]}" --no-m --no-r "$tmp"/gm/*.patch)
-rm -rf "$tmp/gm"
-# The cover letter is signed by the project's identity, as the patches are.
-# --base with a start above the base: the needs become
-# prerequisite-patch-id lines.
-GIT_COMMITTER_NAME="memcg-noslab project" GIT_COMMITTER_EMAIL=memcg-noslab@example.org \
-	format_patches "$repo" -q "${cover[@]}" --base="$base" -o "$tmp" \
-		"${to[@]/#/--to=}" "${cc[@]/#/--cc=}" "$start..$ref"
+# export_range FROM TO FIRST ARGS...: `git format-patch` of FROM..TO into
+# $tmp, the first file numbered FIRST, To: the people get_maintainer.pl
+# names for those patches, Cc: the lists it names. The cover letter is
+# signed by the project's identity, as the patches are.
+export_range() {
+	local from=$1 to=$2 first=$3 t c
+	shift 3
+	rm -rf "$tmp/gm"
+	format_patches "$repo" -q -o "$tmp/gm" "$from..$to"
+	mapfile -t t < <(cd "$(tree_dir base)" && "${gm[@]}" --no-l "$tmp"/gm/*.patch)
+	mapfile -t c < <(cd "$(tree_dir base)" && "${gm[@]}" --no-m --no-r "$tmp"/gm/*.patch)
+	rm -rf "$tmp/gm"
+	GIT_COMMITTER_NAME="memcg-noslab project" GIT_COMMITTER_EMAIL=memcg-noslab@example.org \
+		format_patches "$repo" -q "$@" --start-number="$first" -o "$tmp" \
+			"${t[@]/#/--to=}" "${c[@]/#/--cc=}" "$from..$to"
+}
+if [ "$(series_send "$series")" = alone ]; then
+	# Each patch a message of its own: no numbering, its own To/Cc, and
+	# no base-commit (each applies to the base release on its own).
+	n=0 prev=$start
+	for c in $(git -C "$repo" rev-list --reverse "$start..$ref"); do
+		n=$((n + 1))
+		export_range "$prev" "$c" "$n" --no-numbered
+		prev=$c
+	done
+else
+	# --base with a start above the base: the needs become
+	# prerequisite-patch-id lines.
+	export_range "$start" "$ref" 1 "${cover[@]}" --base="$base"
+fi
 # base-commit: a commit others can resolve when the conf knows one (the
 # upstream release the Debian package is made of), else the harness's own
 # base commit.
@@ -81,7 +100,11 @@ cp "$tmp"/*.patch "$dir/"
 {
 	if [ -n "${BASE_STACK:-}" ]; then
 		echo "# Series $series of the Linux $BASE.y stack ($BASE_STACK), base: Debian ${pkgver:-$BASE_PKG}"
-		echo "# (base-commit in the cover letter)$( [ ${#needp[@]} -eq 0 ] || echo ", on top of: $(series_needs "$series" | paste -sd' ' -)")."
+		if [ "$(series_send "$series")" = alone ]; then
+			echo "# (sent a message a patch, without a cover letter)$( [ ${#needp[@]} -eq 0 ] || echo ", on top of: $(series_needs "$series" | paste -sd' ' -)")."
+		else
+			echo "# (base-commit in the cover letter)$( [ ${#needp[@]} -eq 0 ] || echo ", on top of: $(series_needs "$series" | paste -sd' ' -)")."
+		fi
 		echo "# Apply in this order with git am or quilt; lines starting with # are"
 		echo "# not applied."
 	else
