@@ -181,6 +181,20 @@ def order_key(k):
     return (1, "_".join(parts[:-1]), int(parts[-1]))
 
 
+def mode_meanings():
+    """Each mode's "what it means" column of modes.conf, by mode name."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "modes.conf")
+    meaning = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            fields = line.split(None, 4)
+            if len(fields) == 5:
+                meaning[fields[0]] = fields[4].strip()
+    return meaning
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -188,7 +202,7 @@ def main():
     ap.add_argument("--method", required=True)
     ap.add_argument("--base-desc", default="")
     ap.add_argument("--kernels", default="base,patched")
-    ap.add_argument("--modes", default="root,default,noslab,nokmem")
+    ap.add_argument("--modes", required=True)
     ap.add_argument("--workloads", default="")
     ap.add_argument("--stress-ng", default="")
     ap.add_argument("--boots", type=int, default=1)
@@ -207,12 +221,9 @@ def main():
               if a.config else "the config set of run-bench.sh --config (not given to bench-report.py)")
     out.append(f"Base: {a.base_desc}. Guest: {a.cpus} vCPU(s), 512 MiB, {config}; "
                "mq-bench 256-byte messages, depth 10.")
-    out.append("Modes (modes.conf): root = root cgroup (a child memcg exists, so the kmem "
-               "key is on); default = child cgroup; noslab = child cgroup, "
-               "cgroup.memory=noslab; nomemobj = child cgroup, cgroup.nomemobj "
-               "(the other spelling of noslab); nokmem = child cgroup, "
-               "cgroup.memory=nokmem (the accounting-free limit). "
-               f"This report: {', '.join(modes)}.")
+    meaning = mode_meanings()
+    out.append("Modes (modes.conf): "
+               + "; ".join(f"{m} = {meaning.get(m, '?')}" for m in modes) + ".")
     out.append("Figures: mean guest ns per call (pingpong: per round trip; "
                "kmem_*: per alloc+free pair; wlctxt_*: context switches per 1000 bogo ops, "
                "from /proc/stat, not ns; lock_*: tests/lock-bench.c, per call, lock1 and "

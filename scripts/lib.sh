@@ -503,13 +503,31 @@ build_dir() {
 	printf '%s/build/%s-%s\n' "$(work_dir)" "$1" "$2"
 }
 
-# mode_field MODE N: field N (2 = cgroup, 3 = flags) of MODE in modes.conf.
+# mode_field MODE N: field N (2 = cgroup, 3 = flags) of MODE in modes.conf;
+# dies unless MODE is a mode of $BASE (its bases column).
 mode_field() {
 	local m
 	m=$(awk -v m="$1" -v n="$2" '$1 == m { print $n; found = 1 } END { exit !found }' \
 		"$REPO_ROOT/modes.conf") ||
-		die "unknown mode '$1' (modes: $(awk '!/^#/ && NF { print $1 }' "$REPO_ROOT/modes.conf" | paste -sd' ' -))"
+		die "unknown mode '$1' (modes of base $BASE: $(base_modes | tr , ' '))"
+	[[ ,$(base_modes), == *",$1,"* ]] ||
+		die "mode '$1' is not a mode of base $BASE: its kernels do not know $(mode_field_any "$1" 3) (modes of base $BASE: $(base_modes | tr , ' '))"
 	[ "$m" = - ] || printf '%s\n' "$m"
+}
+
+# mode_field_any MODE N: field N of MODE, whatever the base.
+mode_field_any() {
+	awk -v m="$1" -v n="$2" '$1 == m { print $n }' "$REPO_ROOT/modes.conf"
+}
+
+# base_modes: the modes of $BASE (those whose bases column is "all" or
+# names it), comma-separated, in the order of modes.conf.
+base_modes() {
+	awk -v b="$BASE" '!/^#/ && NF >= 4 {
+		n = split($4, a, ",")
+		for (i = 1; i <= n; i++)
+			if (a[i] == "all" || a[i] == b) { print $1; break }
+	}' "$REPO_ROOT/modes.conf" | paste -sd, -
 }
 
 # bench_configset CFG: the config set whose kernels run-bench.sh --config

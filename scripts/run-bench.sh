@@ -4,11 +4,13 @@
 # QEMU TCG icount, run the mqueue benchmark and the accounted-allocation
 # microbenchmark, and write the side-by-side report.
 # Usage: scripts/run-bench.sh [--kernels base,patched[,floor][,pN][,base+N[+M...]][,SERIES][,base+SERIES]]
-#          [--modes root,default,noslab,nomemobj,nokmem] [--count N] [--kvm]
+#          [--modes MODE,...] [--count N] [--kvm]
 #          [--config bench|test|vmemmap|distro] [--workloads all|NAME,...]
 #          [--boots N] [--cpus N]
 # The base is the newest in bases/ (mainline); BASE=6.12 or BASE=6.1
 # benchmarks that backport.
+# --modes: default every mode of the base (modes.conf: root, default,
+# noslab, nokmem; nomemobj too on 6.12 and 6.1).
 # --kvm reports wall-clock ns under KVM instead of exact icount figures.
 # --config bench (the default) is the test config plus what distro kernels
 # have that matters here (BASE_BENCH_FRAGMENTS: kmalloc buckets on 7.2 and
@@ -58,7 +60,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-kernels=base,patched modes=root,default,noslab,nomemobj,nokmem count=100000 accel=(--icount) cfg=bench
+kernels=base,patched modes='' count=100000 accel=(--icount) cfg=bench
 workloads='' boots=1 cpus=1
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -96,7 +98,7 @@ for w in ${workloads//,/ }; do
 	[[ ",$known," == *",$w,"* ]] || die "unknown workload '$w' (known: $known, or all)"
 done
 IFS=, read -ra kernels <<<"$kernels"
-IFS=, read -ra modes <<<"$modes"
+IFS=, read -ra modes <<<"${modes:-$(base_modes)}"
 [ $((${#kernels[@]} * ${#modes[@]})) -gt 0 ] || die "--kernels and --modes want at least one name each"
 for k in "${kernels[@]}"; do
 	# (bisect: run-tests.sh's scratch tree, no kernel to benchmark)

@@ -5,8 +5,9 @@
 # base_tree, full, cpus and want() it uses.
 # shellcheck disable=SC2154
 
+# The full tier boots every mode of the base but root (modes.conf).
 boot_modes=(default noslab nokmem)
-[ -z "$full" ] || boot_modes=(default noslab nomemobj nokmem)
+[ -z "$full" ] || IFS=, read -ra boot_modes <<<"$(base_modes | sed 's/^root,//; s/,root,/,/')"
 selftests=cgroup/test_kmem,cgroup/test_memcontrol,cgroup/test_core,cgroup/test_kmem_slab,mqueue/mq_open_tests,harness/stock,harness/detect
 
 known_reason() {
@@ -229,14 +230,22 @@ group_boot() {
 		check "boot: [$m] boot log says slab objects are not charged: $expect" \
 			noslab_line "$logdir/boot-patched-$m.log" "$expect"
 	done
-	# What the kernel makes of cgroup.nomemobj=<value> and of noslab with
-	# the memory controller off (cgroup_disable=memory).
+	# A mistyped cgroup.memory= option is reported, and the options next
+	# to it still count.
+	check "boot: an unknown cgroup.memory= option is reported, noslab beside it taken" \
+		boot_option unknown cgroup.memory=nosuch,noslab yes \
+		'cgroup.memory: unknown option "nosuch" ignored'
+	# What the kernel makes of cgroup.nomemobj=<value> (the bases that
+	# know it) and of noslab with the memory controller off
+	# (cgroup_disable=memory).
 	if [ -n "$full" ]; then
-		check "boot: cgroup.nomemobj=1 turns slab accounting off" \
-			boot_option nomemobj1 cgroup.nomemobj=1 yes
-		check "boot: cgroup.nomemobj=0 is accepted, another value reported" \
-			boot_option nomemobj0 "cgroup.nomemobj=0 cgroup.nomemobj=maybe" no \
-			'cgroup.nomemobj: invalid value "maybe" ignored'
+		if [[ ,$(base_modes), == *,nomemobj,* ]]; then
+			check "boot: cgroup.nomemobj=1 turns slab accounting off" \
+				boot_option nomemobj1 cgroup.nomemobj=1 yes
+			check "boot: cgroup.nomemobj=0 is accepted, another value reported" \
+				boot_option nomemobj0 "cgroup.nomemobj=0 cgroup.nomemobj=maybe" no \
+				'cgroup.nomemobj: invalid value "maybe" ignored'
+		fi
 		check "boot: no noslab line with cgroup_disable=memory" \
 			boot_option memcgoff "cgroup_disable=memory cgroup.memory=noslab" no
 	fi
