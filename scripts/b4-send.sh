@@ -109,8 +109,8 @@ cover='' npatch=0
 for f in "$out"/*.eml; do
 	if hdr "$f" Subject | grep -qE '^\[([^]]* )?PATCH[^]]* 0+/[0-9]+\]'; then cover=$f; else npatch=$((npatch + 1)); fi
 	# The revision and RFC of the series, on every message.
-	[ "$rev" -le 1 ] || hdr "$f" Subject | grep -qE "^\[[^]]*PATCH v${rev}( |\])" || fail "$(basename "$f"): no v$rev in '$(hdr "$f" Subject)'"
-	[ ${#prefixes[@]} -eq 0 ] || hdr "$f" Subject | grep -q '^\[RFC PATCH' || fail "$(basename "$f"): not an RFC: '$(hdr "$f" Subject)'"
+	[ "$rev" -le 1 ] || hdr "$f" Subject | grep -qE "^\[[^]]*PATCH( [A-Z]+)* v${rev}( |\])" || fail "$(basename "$f"): no v$rev in '$(hdr "$f" Subject)'"
+	[ ${#prefixes[@]} -eq 0 ] || hdr "$f" Subject | grep -qE '^\[(RFC PATCH|PATCH RFC)' || fail "$(basename "$f"): not an RFC: '$(hdr "$f" Subject)'"
 done
 msg "check: ${#sel[@]} patch message(s)$([ -z "$sub" ] || echo ' and a cover letter') in $out"
 [ "$npatch" -eq ${#sel[@]} ] || fail "$npatch patch messages, not ${#sel[@]}"

@@ -37,7 +37,7 @@ checkpatch_clean() {
 patch_form() {
 	local p=$1
 	head -n 1 "$p" | grep -qE '^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001$' || { echo "not git format-patch output"; return 1; }
-	grep -q '^Subject: \[PATCH' "$p" || { echo "no Subject: [PATCH ...]"; return 1; }
+	grep -qE '^Subject: \[(RFC )?PATCH' "$p" || { echo "no Subject: [PATCH ...] or [RFC PATCH ...]"; return 1; }
 	grep -q '^Signed-off-by: .* <.*@.*>$' "$p" || { echo "no Signed-off-by"; return 1; }
 	# A body: text between the headers and the first ---.
 	awk 'NR > 1 && /^$/ && !h { h = 1; next } h && /^---$/ { exit } h && NF { b++ } END { exit !(b >= 3) }' "$p" ||
