@@ -122,11 +122,13 @@ patch_body() {
 	fi
 }
 
-# format_patch_roundtrip: git format-patch of each series' commits on the
-# applied branch (numbered from its first patch's number) gives its patch
-# files back: the same names and diffs.
+# format_patch_roundtrip: git format-patch of each series' commits
+# (numbered from its first patch's number) gives its patch files back: the
+# same names and diffs. A series of a stack is taken as series_am applied
+# it, on the base and what it needs (as export-patches.sh made it); the
+# others from the applied branch.
 format_patch_roundtrip() {
-	local tmp rc=0 p b hunks='' s from=0 commits ps first out
+	local tmp rc=0 p b hunks='' s from=0 commits ps first out range
 	tmp=$(mktemp -d)
 	mapfile -t commits < <(git -C "$(src_repo)" rev-list --reverse "$(base_ref)..$(series_branch)")
 	# On another package version than the series' (a newer 6.12.y than
@@ -141,8 +143,14 @@ format_patch_roundtrip() {
 		[ ${#ps[@]} -gt 0 ] || continue
 		[ $((from + ${#ps[@]})) -le ${#commits[@]} ] || { echo "the branch has fewer commits than the patches"; rc=1; break; }
 		first=${ps[0]##*/} out="$tmp/$s"
-		format_patches "$(src_repo)" -q -o "$out" --start-number=$((10#${first%%-*})) \
-			"$( ((from == 0)) && base_ref || echo "${commits[from - 1]}")..${commits[from + ${#ps[@]} - 1]}"
+		# A series of a stack as it was made: on the base and what it
+		# needs (series_am's commits), not on every series before it.
+		if [ -n "${series_end[$s]:-}" ]; then
+			range=${series_start[$s]}..${series_end[$s]}
+		else
+			range=$( ((from == 0)) && base_ref || echo "${commits[from - 1]}")..${commits[from + ${#ps[@]} - 1]}
+		fi
+		format_patches "$(src_repo)" -q -o "$out" --start-number=$((10#${first%%-*})) "$range"
 		from=$((from + ${#ps[@]}))
 		for p in "${ps[@]}"; do
 			b=${p##*/}
