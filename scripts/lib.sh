@@ -507,17 +507,18 @@ build_dir() {
 # dies unless MODE is a mode of $BASE (its bases column).
 mode_field() {
 	local m
-	m=$(awk -v m="$1" -v n="$2" '$1 == m { print $n; found = 1 } END { exit !found }' \
-		"$REPO_ROOT/modes.conf") ||
+	[ -n "$(mode_field_any "$1" 1)" ] ||
 		die "unknown mode '$1' (modes of base $BASE: $(base_modes | tr , ' '))"
 	[[ ,$(base_modes), == *",$1,"* ]] ||
 		die "mode '$1' is not a mode of base $BASE: its kernels do not know $(mode_field_any "$1" 3) (modes of base $BASE: $(base_modes | tr , ' '))"
+	m=$(mode_field_any "$1" "$2")
 	[ "$m" = - ] || printf '%s\n' "$m"
 }
 
-# mode_field_any MODE N: field N of MODE, whatever the base.
+# mode_field_any MODE N: field N of MODE in modes.conf, whatever the base
+# (nothing for an unknown mode).
 mode_field_any() {
-	awk -v m="$1" -v n="$2" '$1 == m { print $n }' "$REPO_ROOT/modes.conf"
+	awk -v m="$1" -v n="$2" '!/^#/ && $1 == m { print $n }' "$REPO_ROOT/modes.conf"
 }
 
 # base_modes: the modes of $BASE (those whose bases column is "all" or
