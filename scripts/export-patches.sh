@@ -100,11 +100,9 @@ cp "$tmp"/*.patch "$dir/"
 {
 	if [ -n "${BASE_STACK:-}" ]; then
 		echo "# Series $series of the Linux $BASE.y stack ($BASE_STACK), base: Debian ${pkgver:-$BASE_PKG}"
-		if [ "$(series_send "$series")" = alone ]; then
-			echo "# (sent a message a patch, without a cover letter)$( [ ${#needp[@]} -eq 0 ] || echo ", on top of: $(series_needs "$series" | paste -sd' ' -)")."
-		else
-			echo "# (base-commit in the cover letter)$( [ ${#needp[@]} -eq 0 ] || echo ", on top of: $(series_needs "$series" | paste -sd' ' -)")."
-		fi
+		how='base-commit in the cover letter'
+		[ "$(series_send "$series")" != alone ] || how='sent a message a patch, without a cover letter'
+		echo "# ($how)$( [ ${#needp[@]} -eq 0 ] || echo ", on top of: $(series_needs "$series" | paste -sd' ' -)")."
 		echo "# Apply in this order with git am or quilt; lines starting with # are"
 		echo "# not applied."
 	else
