@@ -183,7 +183,7 @@ def order_key(k):
 
 def mode_meanings():
     """Each mode's "what it means" column of modes.conf, by mode name."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "modes.conf")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "modes.conf")
     meaning = {}
     with open(path, encoding="utf-8") as f:
         for line in f:
@@ -222,7 +222,7 @@ def main():
     out.append(f"Base: {a.base_desc}. Guest: {a.cpus} vCPU(s), 512 MiB, {config}; "
                "mq-bench 256-byte messages, depth 10.")
     meaning = mode_meanings()
-    out.append("Modes (modes.conf): "
+    out.append("Modes (tests/modes.conf): "
                + "; ".join(f"{m} = {meaning.get(m, '?')}" for m in modes) + ".")
     out.append("Figures: mean guest ns per call (pingpong: per round trip; "
                "kmem_*: per alloc+free pair; wlctxt_*: context switches per 1000 bogo ops, "

@@ -3,7 +3,7 @@
 # job. The serial console goes to a log file; the job's exit code becomes
 # this script's exit code.
 # Usage: scripts/boot-guest.sh [options] base|patched|floor|pN|base+N[+M...]|SERIES|base+SERIES CONFIGSET MODE JOB
-#   MODE: a mode of the base from modes.conf (root, default, noslab,
+#   MODE: a mode of the base from tests/modes.conf (root, default, noslab,
 #     nokmem; nomemobj on 6.12 and 6.1)
 #   JOB:  a guest job (tests/guest/job-JOB.sh): bench, selftests, ...
 # Options:

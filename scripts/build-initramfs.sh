@@ -58,7 +58,6 @@ stage_guest "$stage"
 mkdir -p "$stage"/{lib/modules,tests/selftests}
 install -m 0755 "$REPO_ROOT"/tests/guest/job-*.sh "$stage/tests/"
 install -m 0755 "$st/bench/mq-bench" "$st/bench/slab-fill" "$st/bench/lock-bench" "$stage/tests/"
-install -m 0644 "$REPO_ROOT/tests/workloads.conf" "$stage/tests/"
 # shared_libs BIN...: the loader and every library ldd names for the
 # dynamically linked BINs, at the paths they ask for, one a line.
 shared_libs() {

@@ -503,7 +503,7 @@ build_dir() {
 	printf '%s/build/%s-%s\n' "$(work_dir)" "$1" "$2"
 }
 
-# mode_field MODE N: field N (2 = cgroup, 3 = flags) of MODE in modes.conf;
+# mode_field MODE N: field N (2 = cgroup, 3 = flags) of MODE in tests/modes.conf;
 # dies unless MODE is a mode of $BASE (its bases column).
 mode_field() {
 	local m
@@ -515,20 +515,20 @@ mode_field() {
 	[ "$m" = - ] || printf '%s\n' "$m"
 }
 
-# mode_field_any MODE N: field N of MODE in modes.conf, whatever the base
+# mode_field_any MODE N: field N of MODE in tests/modes.conf, whatever the base
 # (nothing for an unknown mode).
 mode_field_any() {
-	awk -v m="$1" -v n="$2" '!/^#/ && $1 == m { print $n }' "$REPO_ROOT/modes.conf"
+	awk -v m="$1" -v n="$2" '!/^#/ && $1 == m { print $n }' "$REPO_ROOT/tests/modes.conf"
 }
 
 # base_modes: the modes of $BASE (those whose bases column is "all" or
-# names it), comma-separated, in the order of modes.conf.
+# names it), comma-separated, in the order of tests/modes.conf.
 base_modes() {
 	awk -v b="$BASE" '!/^#/ && NF >= 4 {
 		n = split($4, a, ",")
 		for (i = 1; i <= n; i++)
 			if (a[i] == "all" || a[i] == b) { print $1; break }
-	}' "$REPO_ROOT/modes.conf" | paste -sd, -
+	}' "$REPO_ROOT/tests/modes.conf" | paste -sd, -
 }
 
 # bench_configset CFG: the config set whose kernels run-bench.sh --config
@@ -695,8 +695,9 @@ need_busybox() {
 }
 
 # stage_guest DIR: the start of a guest initramfs in DIR (made anew):
-# busybox with a link for each applet, the guest's init and the jobs'
-# tests/guest/lib.sh; the caller adds its jobs to DIR/tests.
+# busybox with a link for each applet, the guest's init, the jobs'
+# tests/guest/lib.sh and the tables the guest reads (tests/*.conf, in
+# /tests); the caller adds its jobs to DIR/tests.
 stage_guest() {
 	local a
 	rm -rf "$1"
@@ -706,7 +707,8 @@ stage_guest() {
 		[ "$a" = busybox ] || ln -s busybox "$1/bin/$a"
 	done
 	install -m 0755 "$REPO_ROOT/tests/guest/init" "$1/init"
-	install -m 0644 "$REPO_ROOT/tests/guest/lib.sh" "$1/tests/"
+	install -m 0644 "$REPO_ROOT/tests/guest/lib.sh" "$REPO_ROOT"/tests/*.conf \
+		"$1/tests/"
 }
 
 # pack_cpio DIR FILE: DIR as a newc cpio archive (an initramfs). Fixed

@@ -9,7 +9,7 @@
 #          [--boots N] [--cpus N]
 # The base is the newest in bases/ (mainline); BASE=6.12 or BASE=6.1
 # benchmarks that backport.
-# --modes: default every mode of the base (modes.conf: root, default,
+# --modes: default every mode of the base (tests/modes.conf: root, default,
 # noslab, nokmem; nomemobj too on 6.12 and 6.1).
 # --kvm reports wall-clock ns under KVM instead of exact icount figures.
 # --config bench (the default) is the test config plus what distro kernels

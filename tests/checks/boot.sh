@@ -5,7 +5,7 @@
 # base_tree, full, cpus and want() it uses.
 # shellcheck disable=SC2154
 
-# The full tier boots every mode of the base but root (modes.conf).
+# The full tier boots every mode of the base but root (tests/modes.conf).
 boot_modes=(default noslab nokmem)
 [ -z "$full" ] || IFS=, read -ra boot_modes <<<"$(base_modes | sed 's/^root,//; s/,root,/,/')"
 selftests=cgroup/test_kmem,cgroup/test_memcontrol,cgroup/test_core,cgroup/test_kmem_slab,mqueue/mq_open_tests,harness/stock,harness/detect
