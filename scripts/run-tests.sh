@@ -34,7 +34,8 @@
 #           release for a BASE_SUITE base, else the newest of
 #           BASE_ORIG_SUITES)
 #   bisect  after each patch, the objects it touches compile with
-#           CONFIG_MEMCG=n, SLUB + MEMCG and (6.1) SLAB + MEMCG
+#           CONFIG_MEMCG=n, SLUB + MEMCG and (6.1) SLAB + MEMCG, with no
+#           compiler warning in its files that was not there before it
 #   boot    base and patched kernels boot in modes default, noslab, nokmem
 #           (--full: and nomemobj) and run the memcg, mqueue and new
 #           selftests and the harness's own (harness/stock, harness/detect);

@@ -3,8 +3,8 @@
 # series index, shellcheck, -Wall -Wextra builds of the test programs,
 # stress-ng's view of tests/workloads.conf, and fixtures that feed made-up
 # input to the harness's parsers (tap-results.sh, profile-report.py,
-# need_space, format_patches); guest_why's and no_splat's fixtures are
-# beside them in boot.sh and debug.sh.
+# need_space, format_patches, bisect_build's warnings); guest_why's and
+# no_splat's fixtures are beside them in boot.sh and debug.sh.
 # Sourced by scripts/run-tests.sh, whose check(), note(), logdir, patches,
 # base_tree, full, cpus and want() it uses.
 # shellcheck disable=SC2154
@@ -193,6 +193,7 @@ group_harness() {
 	check "style: format-patch output does not depend on whether git packed the objects" abbrev_fixture
 	check "style: a splat or a missing console log fails the debug check, which shows the report in short" splat_fixture
 	check "style: a file system without the room a tree or build needs is reported before it is made" space_fixture
+	check "style: the bisect group fails a patch on a compiler warning new in a file it touches, not on the base's own" bisect_warnings_fixture
 	check "style: shellcheck" shellcheck "$REPO_ROOT"/scripts/*.sh "$REPO_ROOT"/tests/checks/*.sh "$REPO_ROOT"/tests/guest/*.sh "$REPO_ROOT"/tests/guest/init "$REPO_ROOT"/.ci/run
 	check "style: mq-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/mq-bench.c"
 	check "style: slab-fill.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/slab-fill.c"
@@ -201,4 +202,52 @@ group_harness() {
 	check "style: checkpatch --strict kmem_bench.c" bash -c "cd '$base_tree' && PATH=/usr/bin:\$PATH perl scripts/checkpatch.pl --strict --no-tree --terse -f '$REPO_ROOT/tests/kmem-bench/kmem_bench.c' | (! grep -E 'ERROR|WARNING|CHECK')"
 	# shellcheck disable=SC2034 # read by check() in run-tests.sh
 	common_check=''
+}
+
+# bisect_warnings_fixture: the bisect group's verdict on recorded compiler
+# output, without a kernel (bisect_make, bisect_targets and bisect_touched
+# replaced by stand-ins that play back made-up logs of a base and of two
+# patches to mm/slub.c): the base's own warning, moved by the patches,
+# fails neither (and only the first patch compiles its parent to find it
+# there); a patch that adds an unused variable fails, naming the patch, the
+# config and the warning; the same patch without it passes, a new warning
+# in a file it does not touch with it.
+bisect_warnings_fixture() {
+	local d rc=0 out k=/k/trees/apply
+	d=$(mktemp -d)
+	# The base's warning, at line 100 in the base, 104 after patch 1.
+	base() { printf '%s\n' "$k/mm/slub.c: In function 'slab_free':" \
+		"$k/mm/slub.c:$1:13: warning: variable 'cnt' set but not used [-Wunused-but-set-variable]" \
+		"  $1 |         int cnt;" "      |             ^~~"; }
+	base 100 >"$d/p1^.log"
+	base 104 >"$d/p1.log"
+	cp "$d/p1.log" "$d/p2^.log"
+	cp "$d/p1.log" "$d/p2clean^.log"
+	{ base 104; echo "$k/mm/util.c:60:5: warning: no previous prototype for 'g' [-Wmissing-prototypes]"; } >"$d/p2clean.log"
+	{ cat "$d/p2clean.log"; echo "$k/mm/slub.c: In function 'slab_alloc':"
+		echo "$k/mm/slub.c:230:28: warning: unused variable 'objcg' [-Wunused-variable]"; } >"$d/p2.log"
+	# shellcheck disable=SC2317 # the stand-ins, called by bisect_build
+	out=$(
+		tree_dir() { echo "$k"; }
+		bisect_targets() { echo mm/; }
+		bisect_touched() { echo mm/slub.c; }
+		bisect_make() { echo "$2" >>"$d/made"; tee "$3" <"$d/$2.log"; }
+		for p2 in p2 p2clean; do
+			logdir=$d/$p2 && mkdir "$logdir" && : >"$d/made"
+			bisect_build test p1 "1/2 (s/0001-a.patch)" || echo "FAIL p1"
+			echo "made $(paste -sd' ' "$d/made")" && : >"$d/made"
+			bisect_build test "$p2" "2/2 (s/0002-b.patch)" || echo "FAIL $p2"
+			echo "made $(paste -sd' ' "$d/made")"
+		done
+	)
+	printf '%s\n' "$out"
+	for want in 'made p1 p1^' 'made p2 p2^' 'FAIL p2' 'made p2clean' \
+		'error: patch 2/2 (s/0002-b.patch) adds compiler warnings (config test) in the files it touches:' \
+		"  mm/slub.c: warning: unused variable 'objcg' [-Wunused-variable]" \
+		"  mm/slub.c:230:28: warning: unused variable 'objcg' [-Wunused-variable]"; do
+		grep -qxF -- "$want" <<<"$out" || { echo "missing: $want"; rc=1; }
+	done
+	[ "$(grep -c '^FAIL' <<<"$out")" = 1 ] || { echo "want p2 alone to fail, got: $(grep '^FAIL' <<<"$out" | paste -sd, -)"; rc=1; }
+	rm -rf "$d"
+	return $rc
 }
