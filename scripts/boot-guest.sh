@@ -25,15 +25,25 @@
 #                   scripts/try-kernel.sh)
 #   --plugin SPEC   load a QEMU TCG plugin (-plugin SPEC; TCG only), e.g.
 #                   scripts/profile-workload.sh's instruction counter
+#   --dry-run       print the guest's harness.* keys, one a line, and the
+#                   QEMU command (shell-quoted; it boots the initramfs
+#                   this would make, kept in a directory it names), and
+#                   boot nothing
+# The guest's side: tests/contract.conf (the harness.* keys a job reads,
+# the HARNESS-* lines it prints, the exit codes); a harness.* key it does
+# not list is refused. The console log is read by scripts/console.awk.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/console.sh
+. "$REPO_ROOT/scripts/lib/console.sh"
 
 pos=()
-icount='' accel='' kernel='' initrd='' plugin='' timeout=900 mem='' smp='' append='' args='' log='' method=''
+icount='' accel='' kernel='' initrd='' plugin='' timeout=900 mem='' smp='' append='' args='' log='' method='' dry=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--icount) icount=1 ;;
+	--dry-run) dry=1 ;;
 	--accel | --timeout | --mem | --smp | --append | --args | --log | --kernel | --initrd | --plugin)
 		[ $# -ge 2 ] || die "$1 needs a value (see $0 --help)"
 		case "$1" in
@@ -137,7 +147,7 @@ fi
 mkdir -p "$OUT_DIR/logs"
 log=${log:-$OUT_DIR/logs/$variant-$set-$mode-$job.log}
 rundir=$(mktemp -d)
-trap 'rm -rf "$rundir"' EXIT
+[ -n "$dry" ] || trap 'rm -rf "$rundir"' EXIT
 # Linux unpacks concatenated cpio archives: add the kernel's own modules,
 # and PostgreSQL for the workloads job's pgbench runs.
 cat "$initrd" >"$rundir/initrd"
@@ -149,6 +159,7 @@ fi
 cmdline="console=ttyS0 panic=-1 oops=panic brd.rd_nr=1 brd.rd_size=524288"
 cmdline+=" harness.job=$job harness.cg=$cg${args:+ harness.args=$args}"
 cmdline+="${flags:+ $flags}${append:+ $append}"
+check_harness_keys "$cmdline"
 
 qemu=(qemu-system-x86_64 -machine q35 -m "$mem" -smp "$smp" -no-reboot
 	-display none -monitor none -serial stdio -nodefaults
@@ -167,14 +178,21 @@ if [ -n "$plugin" ]; then
 	qemu+=(-plugin "$plugin")
 fi
 
+if [ -n "$dry" ]; then
+	for arg in $cmdline; do
+		[[ $arg != harness.* ]] || echo "$arg"
+	done
+	printf '%q ' "${qemu[@]}"
+	echo
+	msg "dry run [$method]: the initramfs is kept in $rundir; nothing booted"
+	exit 0
+fi
 msg "boot $variant/$set mode=$mode job=$job [$method] log: $log"
 set +e
 timeout -k 10 "$timeout" "${qemu[@]}" </dev/null >"$log" 2>&1 &
 qpid=$!
 # Show progress: the harness markers and TAP result lines, as they come.
-tail -n +1 -f --pid="$qpid" "$log" 2>/dev/null |
-	grep --line-buffered -E '^(HARNESS-(START|RESULT|EXIT)|(not )?ok [0-9]+ )' |
-	sed -u 's/^/    /' >&2
+tail -n +1 -f --pid="$qpid" "$log" 2>/dev/null | console_progress >&2
 wait "$qpid"
 qrc=$?
 set -e
@@ -183,7 +201,7 @@ if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
 	tail -n 30 "$log" >&2
 	die "guest hung: no power-off within $timeout s (console log: $log)"
 fi
-rc=$(sed -n 's/^HARNESS-RESULT rc=\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+rc=$(console_result "$log")
 if [ -z "$rc" ]; then
 	tail -n 30 "$log" >&2
 	die "guest ended without a result (qemu exit $qrc; console log: $log)"

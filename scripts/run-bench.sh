@@ -59,6 +59,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/console.sh
+. "$REPO_ROOT/scripts/lib/console.sh"
 
 kernels=base,patched modes='' count=100000 accel=(--icount) cfg=bench
 workloads='' boots=1 cpus=1
@@ -130,9 +132,7 @@ done
 "$REPO_ROOT/scripts/build-initramfs.sh"
 
 # emitted NAME LOG: the file the guest printed with emit_file NAME.
-emitted() {
-	sed -n "/^HARNESS-BEGIN $1\$/,/^HARNESS-END $1\$/{//!p}" "$2"
-}
+emitted() { console_block "$1" "$2"; }
 
 res="$OUT_DIR/bench-$BASE"
 [ "$cfg" = test ] || [ "$cfg" = bench ] || res+="-$cfg"
@@ -150,8 +150,8 @@ for k in "${kernels[@]}"; do
 		emitted cpu.txt "$log" >"$res/$k-$m.cpu"
 		emitted hits.json "$log" >"$res/$k-$m.hits"
 		[ -s "$res/$k-$m.json" ] || die "no benchmark output from $k in mode $m (console log: $log)"
-		grep -q "^HARNESS: $cpus CPUs online" "$log" ||
-			die "$k in mode $m brought up $(sed -n 's/^HARNESS: \([0-9]*\) CPUs online.*/\1/p' "$log") CPUs, not --cpus $cpus (CONFIG_NR_CPUS?; console log: $log)"
+		[ "$(console_cpus "$log")" = "$cpus" ] ||
+			die "$k in mode $m brought up $(console_cpus "$log") CPUs, not --cpus $cpus (CONFIG_NR_CPUS?; console log: $log)"
 	done
 done
 # Third-party workloads: one more boot per kernel and mode (--boots of

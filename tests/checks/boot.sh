@@ -4,6 +4,8 @@
 # Sourced by scripts/run-tests.sh, whose check(), note(), logdir, patches,
 # base_tree, full, cpus and want() it uses.
 # shellcheck disable=SC2154
+# shellcheck source=scripts/lib/console.sh
+. "$REPO_ROOT/scripts/lib/console.sh"
 
 # The full tier boots every mode of the base but root (tests/modes.conf).
 boot_modes=(default noslab nokmem)
@@ -39,8 +41,8 @@ compare_one() {
 		return 0
 	fi
 	echo "REGRESSION: passes on the base, fails patched"
-	guest_why "$logdir/boot-patched-$mode.log" "$t"
-	guest_why "$logdir/boot-patched-$mode-again.log" "$t"
+	console_why "$logdir/boot-patched-$mode.log" "$t"
+	console_why "$logdir/boot-patched-$mode-again.log" "$t"
 	return 1
 }
 
@@ -69,7 +71,7 @@ boot_runs() {
 	local log=$1
 	shift
 	"$REPO_ROOT/scripts/boot-guest.sh" --log "$log" "$@" || true
-	grep -q '^HARNESS-RESULT rc=' "$log"
+	[ -n "$(console_result "$log")" ]
 }
 
 # noslab_line LOG yes|no: the boot log says slab accounting is off, or not.
@@ -95,69 +97,6 @@ boot_option() {
 		echo "no warning: $4"
 		return 1
 	fi
-}
-
-# guest_why LOG PROGRAM:TEST: what the guest printed about a failed test, so
-# that a failure is explained in this run's output: its result line and up
-# to 8 comment lines before it since the previous result; for a program
-# that crashed or timed out (TEST "(exit)" or "(timeout)"), the last 8
-# lines it printed.
-guest_why() {
-	[ -f "$1" ] || return 0
-	awk -v prog="${2%%:*}" -v t="${2#*:}" '
-	function show(from) {
-		for (k = (n > from ? n - from : 0); k < n; k++)
-			print "  guest: " buf[k]
-	}
-	/^HARNESS-BEGIN tap:/ { inside = (substr($2, 5) == prog); n = 0; next }
-	/^HARNESS-END tap:/ {
-		if (inside && t ~ /^\(/)
-			show(8)
-		inside = 0
-		next
-	}
-	!inside { next }
-	t ~ /^\(/ { buf[n++] = $0; next }
-	/^(not )?ok [0-9]+ / {
-		i = ($1 == "not") ? 4 : 3
-		if ($1 == "not" && ($i == t || ($i == "#" && $(i + 2) == t))) {
-			show(8)
-			print "  guest: " $0
-		}
-		n = 0
-		next
-	}
-	/^#/ { buf[n++] = $0 }' "$1"
-}
-
-# guest_why_fixture: guest_why picks the comment lines before a failed
-# test's result, in its own program only, and a crashed program's last lines.
-guest_why_fixture() {
-	local d rc=0
-	d=$(mktemp -d)
-	cat >"$d/console.log" <<-'EOF'
-	HARNESS-BEGIN tap:a/one
-	# about good
-	ok 1 good
-	# why bad fails
-	not ok 2 bad # reason
-	# after bad
-	HARNESS-END tap:a/one
-	HARNESS-BEGIN tap:a/two
-	# not this one
-	not ok 1 bad
-	HARNESS-END tap:a/two
-	HARNESS-BEGIN tap:a/three
-	ok 1 good
-	Segmentation fault
-	HARNESS-END tap:a/three
-	EOF
-	printf '%s\n' '  guest: # why bad fails' '  guest: not ok 2 bad # reason' \
-		'  guest: ok 1 good' '  guest: Segmentation fault' >"$d/want"
-	{ guest_why "$d/console.log" a/one:bad && guest_why "$d/console.log" 'a/three:(exit)'; } >"$d/got" || rc=1
-	diff "$d/want" "$d/got" || rc=1
-	rm -rf "$d"
-	return $rc
 }
 
 # try_kernel VARIANT APPEND SLAB STACKS: scripts/try-kernel.sh, given the

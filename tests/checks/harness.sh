@@ -2,12 +2,15 @@
 # The harness's own checks, in the style group, once for all bases: the
 # series index, shellcheck, -Wall -Wextra builds of the test programs,
 # stress-ng's view of tests/workloads.conf, and fixtures that feed made-up
-# input to the harness's parsers (tap-results.sh, profile-report.py,
-# need_space, format_patches, bisect_build's warnings); guest_why's and
-# no_splat's fixtures are beside them in boot.sh and debug.sh.
-# Sourced by scripts/run-tests.sh, whose check(), note(), logdir, patches,
-# base_tree, full, cpus and want() it uses.
+# input to the harness's parsers (scripts/console.awk through
+# tap-results.sh and scripts/lib/console.sh, profile-report.py,
+# need_space, format_patches, bisect_build's warnings); no_splat's
+# fixture is beside it in debug.sh.
+# Sourced by scripts/run-tests.sh; uses check(), note(), logdir, patches,
+# base_tree, full, cpus and want() of tests/checks/lib.sh.
 # shellcheck disable=SC2154
+# shellcheck source=scripts/lib/console.sh
+. "$REPO_ROOT/scripts/lib/console.sh"
 
 # series_index: the top-level series file lists exactly the series files
 # of every base (a base with a stack: the series file of each series of
@@ -17,8 +20,9 @@ series_index() {
 	local listed wanted b
 	listed=$(grep -oE 'patches/[^ ]+/series' "$REPO_ROOT/series" | sort)
 	wanted=$(for b in $(list_bases); do
-		# shellcheck source=../../bases/6.1.conf disable=SC2034 # BASE: read by stack_series
-		(unset BASE_STACK BASE_SERIES && BASE=$b && . "$REPO_ROOT/bases/$b.conf" &&
+		# The settings of base $b alone (the loaded base's unset).
+		# shellcheck disable=SC2034 # BASE: read by read_base, stack_series
+		(unset "${!BASE_@}" && BASE=$b && read_base &&
 			for s in $(stack_series); do f=$(series_file "$s") && echo "${f#"$REPO_ROOT"/}"; done)
 	done | sort)
 	diff <(printf '%s\n' "$listed") <(printf '%s\n' "$wanted") || return 1
@@ -125,6 +129,81 @@ space_fixture() {
 	return "$rc"
 }
 
+# console_why_fixture: console_why picks the comment lines before a failed
+# test's result, in its own program only, and a crashed program's last lines.
+console_why_fixture() {
+	local d rc=0
+	d=$(mktemp -d)
+	cat >"$d/console.log" <<-'EOF'
+	HARNESS-BEGIN tap:a/one
+	# about good
+	ok 1 good
+	# why bad fails
+	not ok 2 bad # reason
+	# after bad
+	HARNESS-END tap:a/one
+	HARNESS-BEGIN tap:a/two
+	# not this one
+	not ok 1 bad
+	HARNESS-END tap:a/two
+	HARNESS-BEGIN tap:a/three
+	ok 1 good
+	Segmentation fault
+	HARNESS-END tap:a/three
+	EOF
+	printf '%s\n' '  guest: # why bad fails' '  guest: not ok 2 bad # reason' \
+		'  guest: ok 1 good' '  guest: Segmentation fault' >"$d/want"
+	{ console_why "$d/console.log" a/one:bad && console_why "$d/console.log" 'a/three:(exit)'; } >"$d/got" || rc=1
+	diff "$d/want" "$d/got" || rc=1
+	rm -rf "$d"
+	return $rc
+}
+
+# console_contract: the one parser of console logs (scripts/console.awk)
+# answers the job's result (the last HARNESS-RESULT), a block printed with
+# emit_file and the CPUs online; boot-guest.sh's key check refuses a key
+# tests/contract.conf does not have; and every $H_KEY the guest's scripts
+# read is a key of the contract, each key read by some script.
+console_contract() {
+	local d rc=0 k used keys
+	d=$(mktemp -d)
+	cat >"$d/console.log" <<-'EOF'
+	HARNESS-START job=bench kernel=7.2.13 cmdline=x
+	HARNESS: 2 CPUs online
+	HARNESS-BEGIN bench.json
+	{"a": 1}
+	HARNESS-BEGIN inner
+	HARNESS-END bench.json
+	HARNESS-BEGIN bench_json
+	no
+	HARNESS-END bench_json
+	HARNESS-RESULT rc=3
+	HARNESS-RESULT rc=0 (after a retry)
+	EOF
+	[ "$(console_result "$d/console.log")" = 0 ] || { echo "result: not 0"; rc=1; }
+	[ "$(console_cpus "$d/console.log")" = 2 ] || { echo "cpus: not 2"; rc=1; }
+	[ "$(console_block bench.json "$d/console.log")" = "$(printf '{"a": 1}\nHARNESS-BEGIN inner')" ] ||
+		{ echo "block bench.json: wrong lines"; rc=1; }
+	[ -z "$(console_result /dev/null)" ] || { echo "result of an empty log"; rc=1; }
+	(check_harness_keys "a harness.count=1 harness.args=x") || { echo "known keys refused"; rc=1; }
+	if (check_harness_keys "harness.cout=1") 2>"$d/err"; then
+		echo "harness.cout accepted"
+		rc=1
+	fi
+	grep -q 'unknown guest key harness.cout' "$d/err" || { cat "$d/err"; rc=1; }
+	used=$(cat "$REPO_ROOT"/tests/guest/*.sh | grep -o 'H_[a-z_]*' | sed 's/^H_//' | sort -u)
+	keys=$(contract_keys | sort)
+	for k in $used; do
+		grep -qx "$k" <<<"$keys" || { echo "\$H_$k is read, but no key of tests/contract.conf"; rc=1; }
+	done
+	for k in $keys; do
+		[ "$k" = job ] || [ "$k" = salt ] || grep -qx "$k" <<<"$used" ||
+			{ echo "key $k of tests/contract.conf: no guest script reads \$H_$k"; rc=1; }
+	done
+	rm -rf "$d"
+	return $rc
+}
+
 tap_results_parse() {
 	local d rc=0
 	d=$(mktemp -d)
@@ -189,7 +268,8 @@ group_harness() {
 	check "style: the series index names the series of every base" series_index
 	check "style: tap-results.sh tells pass, fail, skip, crash and timeout apart" tap_results_parse
 	check "style: profile-report.py gives instructions per call of the window, not of all the hits" profile_report_fixture
-	check "style: a regression report shows what the guest printed about the test" guest_why_fixture
+	check "style: a regression report shows what the guest printed about the test" console_why_fixture
+	check "style: the console parser and tests/contract.conf agree with the guest's scripts" console_contract
 	check "style: format-patch output does not depend on whether git packed the objects" abbrev_fixture
 	check "style: a splat or a missing console log fails the debug check, which shows the report in short" splat_fixture
 	check "style: a file system without the room a tree or build needs is reported before it is made" space_fixture
@@ -200,7 +280,7 @@ group_harness() {
 	check "style: lock-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/lock-bench.c"
 	check "style: tests/workloads.conf names stressors and options this stress-ng accepts, and hackbench runs its hackbench lines" workloads_known
 	check "style: checkpatch --strict kmem_bench.c" bash -c "cd '$base_tree' && PATH=/usr/bin:\$PATH perl scripts/checkpatch.pl --strict --no-tree --terse -f '$REPO_ROOT/tests/kmem-bench/kmem_bench.c' | (! grep -E 'ERROR|WARNING|CHECK')"
-	# shellcheck disable=SC2034 # read by check() in run-tests.sh
+	# shellcheck disable=SC2034 # read by check() in tests/checks/lib.sh
 	common_check=''
 }
 
