@@ -53,6 +53,19 @@ read_base() {
 	check_stack
 }
 
+# base_setting NAME VAR: the value of VAR in bases/NAME.conf (empty if it
+# does not set it), for a script that needs one setting of a base other
+# than the one it loaded. read_base in a subshell, after unsetting every
+# BASE_* setting (the loaded base's would show through): bases/*.conf are
+# read by read_base only, and the loaded base's settings stay as they are.
+base_setting() {
+	(
+		unset "${!BASE_@}"
+		BASE=$1 read_base
+		printf '%s\n' "${!2:-}"
+	)
+}
+
 # need_cache: die, before anything is made there, unless $CACHE_DIR is (or
 # can be made) a directory this user can write.
 need_cache() {
@@ -374,29 +387,28 @@ export GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-memcg-noslab@localhost}
 export GIT_COMMITTER_NAME=${GIT_COMMITTER_NAME:-$GIT_AUTHOR_NAME}
 export GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL:-$GIT_AUTHOR_EMAIL}
 
-# Config fragments (in config-fragments/) of a named config set, for the
-# current base: base-$BASE.config, when there is one, comes right after
-# qemu-x86_64 in every set. bench is what scripts/run-bench.sh builds: the
+# configset_fragments SET: the config fragments (config-fragments/<name>
+# .config, names space-separated) of config set SET for the current base,
+# from config-fragments/sets.conf: qemu-x86_64, base-$BASE when there is
+# one, then the set's own. bench is what scripts/run-bench.sh builds: the
 # test set plus what distros have that the tests do without
 # (BASE_BENCH_FRAGMENTS, e.g. kmalloc buckets on 7.2).
 configset_fragments() {
-	local b=qemu-x86_64
+	local conf="$REPO_ROOT/config-fragments/sets.conf" line b=qemu-x86_64
+	line=$(awk -v s="$1" '!/^#/ && $1 == s { print $2, $3; exit }' "$conf")
+	[ -n "$line" ] || die "unknown config set '$1' (config sets: $(configsets | paste -sd, - | sed 's/,/, /g'))"
+	# shellcheck disable=SC2086 # the two fields: fragments, needs
+	set -- "$1" $line
+	[ "$3" = - ] || [ -n "${!3:-}" ] || die "config set '$1' needs $3, which bases/$BASE.conf does not set"
 	[ ! -f "$REPO_ROOT/config-fragments/base-$BASE.config" ] || b+=" base-$BASE"
-	case "$1" in
-	test) echo "$b memcg selftests slubstats" ;;
-	bench) echo "$b memcg selftests ${BASE_BENCH_FRAGMENTS:-}" ;;
-	debug) echo "$b memcg selftests slubstats debug faultinj" ;;
-	kasan) echo "$b memcg selftests slubstats debug kasan faultinj" ;;
-	faultinj) echo "$b memcg selftests slubstats faultinj" ;;
-	slab)
-		[ -n "${BASE_HAS_SLAB:-}" ] || die "base $BASE has no SLAB allocator (config set 'slab')"
-		echo "$b memcg selftests slab"
-		;;
-	nomemcg) echo "$b no-memcg" ;;
-	vmemmap) echo "$b memcg selftests vmemmap" ;;
-	distro) echo "$b memcg selftests distro-$BASE" ;;
-	*) die "unknown config set '$1' (config sets: test, bench, debug, kasan, faultinj, slab, nomemcg, vmemmap, distro)" ;;
-	esac
+	b+=" ${2//,/ }"
+	b=${b//<base>/$BASE}
+	echo "${b//<bench>/${BASE_BENCH_FRAGMENTS:-}}"
+}
+
+# configsets: the names of the config sets, one a line.
+configsets() {
+	awk '!/^#/ && NF { print $1 }' "$REPO_ROOT/config-fragments/sets.conf"
 }
 
 # Source worktree of a variant: base, patched (every patch of the base),
