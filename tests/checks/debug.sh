@@ -82,6 +82,12 @@ results_ok() {
 	return $bad
 }
 
+# debug_stock_tests TIER: the stock tests of that tier of this group
+# (tests/guest/stock-tests.sh --list TIER), comma-separated.
+debug_stock_tests() {
+	sh "$REPO_ROOT/tests/guest/stock-tests.sh" --list "$1" | paste -sd, -
+}
+
 group_debug() {
 	note "group debug"
 	# The debug kernel (lockdep, kmemleak, DEBUG_VM) has no KASAN, whose
@@ -107,14 +113,11 @@ group_debug() {
 		log="$logdir/$ds-$m.log"
 		args=cgroup/test_kmem,cgroup/test_kmem_slab
 		[ "$m" = default ] && args+=,harness/stock
-		# The default tier leaves out the stock tests' 1000 cgroups
-		# (about 10 min on this kernel under TCG).
-		# churn_stats left 40960 bytes charged to its parent without a
-		# memory.stat entry once in four runs of the KASAN-less debug
-		# kernel (2026-12-06, not traced; the boot group runs it on every
-		# kernel and mode): --full only here until it is understood.
-		stock=slab_limit,stock_hotplug,stock_slots,stock_dead,stock_large,bulk_error,destroy_kept,drain_scope,drain_queue,hotplug_load
-		[ -z "$full" ] || stock+=,churn_stats,cgroups_1000
+		# The stock tests of the default tier, then (--full) those of
+		# the full tier: the table of tests/guest/stock-tests.sh says
+		# which and why.
+		stock=$(debug_stock_tests debug)
+		[ -z "$full" ] || stock+=,$(debug_stock_tests full)
 		# no5lvl: 7.2's identify_cpu() clears the boot CPU's
 		# capabilities, X86_FEATURE_LA57 included, with interrupts on,
 		# until CPUID is read again. Before alternatives are patched
