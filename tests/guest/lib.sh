@@ -22,6 +22,30 @@ make_files_in() {
 	)
 }
 
+# The modes table (tests/modes.conf, in /tests) and the kernel command line
+# say which mode a job runs in; MODES_CONF and PROC_CMDLINE point
+# elsewhere for a test on the host.
+# mode_of CMDLINE: the mode of the modes table that CMDLINE boots
+# (scripts/boot-guest.sh puts the mode's flags and harness.cg=CGROUP on
+# it): of the modes whose flags ("-": none) and harness.cg=CGROUP are all
+# words of CMDLINE, the one with the most flags; nothing if none is.
+mode_of() {
+	awk -v cmdline="$1" '
+		BEGIN { n = split(cmdline, w, " "); for (i = 1; i <= n; i++) word[w[i]] = 1 }
+		/^#/ || NF < 3 || !(("harness.cg=" $2) in word) { next }
+		$3 == "-" { k = 0 }
+		$3 != "-" { if (!($3 in word)) next; k = 1 }
+		best == "" || k > most { best = $1; most = k }
+		END { print best }
+	' "${MODES_CONF:-/tests/modes.conf}"
+}
+
+# guest_mode: the mode this guest was booted in (mode_of its command line).
+guest_mode() {
+	read -r _cmdline <"${PROC_CMDLINE:-/proc/cmdline}"
+	mode_of "$_cmdline"
+}
+
 # Print a file between markers so the host can extract it from the log.
 emit_file() {
 	echo "HARNESS-BEGIN $1"

@@ -47,27 +47,6 @@ result() { # STATUS NAME [REASON]
 	esac
 }
 
-# The modes table (tests/modes.conf, in /tests) and the kernel command line
-# say which mode this guest runs in; variables, so that a test on the host
-# can give this script others.
-modes_conf=${STOCK_MODES_CONF:-/tests/modes.conf}
-cmdline_file=${STOCK_CMDLINE:-/proc/cmdline}
-
-# mode_of CMDLINE: the mode of the modes table that CMDLINE boots
-# (scripts/boot-guest.sh puts the mode's flags and harness.cg=CGROUP on
-# it): of the modes whose flags ("-": none) and harness.cg=CGROUP are all
-# words of CMDLINE, the one with the most flags; nothing if none is.
-mode_of() {
-	awk -v cmdline="$1" '
-		BEGIN { n = split(cmdline, w, " "); for (i = 1; i <= n; i++) word[w[i]] = 1 }
-		/^#/ || NF < 3 || !(("harness.cg=" $2) in word) { next }
-		$3 == "-" { k = 0 }
-		$3 != "-" { if (!($3 in word)) next; k = 1 }
-		best == "" || k > most { best = $1; most = k }
-		END { print best }
-	' "$modes_conf"
-}
-
 # slab_charged: slab objects are charged in this mode ($mode): in root and
 # default, the modes of the table that charge them (a base kernel that
 # ignores another mode's flag charges them there too, but a test skipped
@@ -841,9 +820,12 @@ all=${all%,}
 tests=${H_stock:-$all}
 echo "TAP version 13"
 echo "1..$(echo "$tests" | tr ',' '\n' | grep -c .)"
-read -r cmdline <"$cmdline_file"
-mode=$(mode_of "$cmdline")
-[ -n "$mode" ] || { echo "Bail out! no mode of $modes_conf matches the command line: $cmdline"; exit 1; }
+# The jobs' helpers: guest_mode (a variable, so that a test on the host
+# can give this script another lib.sh).
+# shellcheck source=tests/guest/lib.sh
+. "${GUEST_LIB:-/tests/lib.sh}"
+mode=$(guest_mode)
+[ -n "$mode" ] || { echo "Bail out! no mode of ${MODES_CONF:-/tests/modes.conf} matches the command line"; exit 1; }
 taskset -p 1 $$ >/dev/null || echo "# cannot pin this script to CPU 0"
 echo +memory >"$CG/cgroup.subtree_control"
 mkdir -p "$scratch"
