@@ -4,8 +4,8 @@
 # stress-ng's view of tests/workloads.conf, and fixtures that feed made-up
 # input to the harness's parsers (scripts/console.awk through
 # tap-results.sh and scripts/lib/console.sh, profile-report.py,
-# need_space, format_patches, bisect_build's warnings); no_splat's
-# fixture is beside it in debug.sh.
+# need_space, format_patches, bisect_build's warnings, debug.sh's
+# no_splat).
 # Sourced by scripts/run-tests.sh; uses check(), note(), logdir, patches,
 # base_tree, full, cpus and want() of tests/checks/lib.sh.
 # shellcheck disable=SC2154
@@ -200,6 +200,40 @@ console_contract() {
 		[ "$k" = job ] || [ "$k" = salt ] || grep -qx "$k" <<<"$used" ||
 			{ echo "key $k of tests/contract.conf: no guest script reads \$H_$k"; rc=1; }
 	done
+	rm -rf "$d"
+	return $rc
+}
+
+# splat_fixture: no_splat (tests/checks/debug.sh) passes a clean log and fails a report (summing
+# it up in its last lines, which a failed check shows) and a missing log.
+splat_fixture() {
+	local d rc=0
+	d=$(mktemp -d)
+	cat >"$d/early.log" <<-'EOF'
+	Calibrating delay loop (skipped)
+	==================================================================
+	BUG: KASAN: slab-use-after-free in do_raw_spin_lock+0x109/0x240
+	Write of size 4 at addr ff1100000017a0a8 by task swapper/0/0
+	Call Trace:
+	 <IRQ>
+	 kasan_report+0xdc/0x110
+	 handle_edge_irq+0x28/0x880
+	 </IRQ>
+	 <TASK>
+	 asm_common_interrupt+0x22/0x40
+	 </TASK>
+	Allocated by task 0:
+	 __kasan_kmalloc+0x8f/0xa0
+	 alloc_desc+0x50/0x300
+	Run /init as init process
+	HARNESS-RESULT rc=0
+	EOF
+	printf 'Run /init as init process\nHARNESS-RESULT rc=0\n' >"$d/clean.log"
+	no_splat "$d/clean.log" >/dev/null || { echo "no_splat fails a clean log"; rc=1; }
+	! no_splat "$d/none.log" >/dev/null || { echo "no_splat passes a missing log"; rc=1; }
+	! no_splat "$d/early.log" >"$d/out" || { echo "no_splat passes a KASAN report"; rc=1; }
+	grep -q '^BUG: KASAN' "$d/out" || { echo "the summary lacks the report's first line"; rc=1; }
+	tail -n 3 "$d/out" | grep -q 'alloc_desc' || { echo "the summary does not end with the allocation stack"; rc=1; }
 	rm -rf "$d"
 	return $rc
 }
