@@ -113,9 +113,8 @@ done
 if [ -z "${KSRC:-}" ] && [[ ",$groups," =~ ,(style|apply|bisect|boot|debug|send|bench), ]]; then
 	src=()
 	for b in "${bases[@]}"; do
-		# shellcheck source=/dev/null
-		if p=$(. "$REPO_ROOT/bases/$b.conf" && [ -z "${BASE_SUITE:-}" ] && echo "$BASE_PKG"); then
-			src+=("$p")
+		if [ -z "$(base_setting "$b" BASE_SUITE)" ]; then
+			src+=("$(base_setting "$b" BASE_PKG)")
 		fi
 	done
 	pkgs=("${src[@]}" "${pkgs[@]}")

@@ -58,15 +58,28 @@
 #           base plus what the series needs; a series the stack sends
 #           alone, and the patches of BASE_SEND_ALONE (6.12), a message a
 #           patch
-# Output: TAP version 13 on stdout (progress on stderr): one "ok N - ..." /
-# "not ok N - ..." line a check ("ok N - ... # SKIP why" for a check that
-# cannot run here), the plan "1..N" after the last, and a last line
-# "N passed, N failed, N skipped"; logs under $OUT_DIR/tests/<base>.
+# Output: TAP version 13 on stdout (progress on stderr), nested as
+# kselftest's runner nests it: a subtest a base (and one, "harness", for
+# the harness's own checks, run after the first base with the style group,
+# with that base's tree), its lines indented 4 spaces: "# Subtest: <name>",
+# one "ok N - [base] ..." / "not ok N - [base] ..." line a check, numbered
+# from 1 ("ok N - ... # SKIP why" for a check that cannot run here; a
+# failed check's last 25 lines of log as "#" comments), the subtest's plan
+# "1..N"; then at the top level "ok N - <base>" (or "not ok": a check
+# failed, or the run of the base died before its end, which adds a failed
+# check saying so). After the last subtest the plan "1..N" and a last line
+# "N passed, N failed, N skipped" that counts the checks of every subtest.
+# Logs: $OUT_DIR/tests/<base>/NNN-<check>.log ($OUT_DIR/tests/harness/ for
+# the harness's own).
 # Groups: one file each in tests/checks/ (<group>.sh; harness.sh: the
-# harness's own checks and fixtures), sourced by this runner.
+# harness's own checks and fixtures), sourced by this runner after
+# tests/checks/lib.sh (check(), note(), want() and the variables the
+# groups read, documented there).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=../tests/checks/lib.sh
+. "$REPO_ROOT/tests/checks/lib.sh"
 
 groups=style,apply,bisect,boot,debug,send full='' which=all cpus=
 while [ $# -gt 0 ]; do
@@ -87,7 +100,6 @@ for g in ${groups//,/ }; do
 	esac
 done
 [ -z "$cpus" ] || [[ $cpus =~ ^[1-8]$ ]] || die "--cpus wants 1..8, got '$cpus'"
-want() { [[ ",$groups," == *",$1,"* ]]; }
 mapfile -t all_bases < <(list_bases | tac)
 if [ "$which" = all ]; then
 	bases=("${all_bases[@]}")
@@ -98,11 +110,14 @@ else
 	done
 fi
 
-# --- the driver: one run of this script per base ----------------------------
+# --- one subtest: a base, or the harness's own checks -----------------------
+# Each runs in a subshell (subtest): the settings of bases/<base>.conf that
+# load_base reads, the groups' variables and check()'s counts stay there.
+
 # base_groups BASE: the groups to run for BASE in this tier, of those asked.
 base_groups() {
 	local g tier out=()
-	tier=$(sed -n 's/^BASE_TIER1_GROUPS=//p' "$REPO_ROOT/bases/$1.conf" | tr -d "'\"")
+	tier=$(base_setting "$1" BASE_TIER1_GROUPS)
 	for g in ${groups//,/ }; do
 		[ -z "$full" ] && [[ " $tier " != *" $g "* ]] && continue
 		out+=("$g")
@@ -110,109 +125,146 @@ base_groups() {
 	(IFS=,; echo "${out[*]}")
 }
 
-if [ -z "${RUN_TESTS_BASE_RUN:-}" ]; then
-	# Nothing to run is an error, found before the last run's logs go.
-	any=''
-	for b in "${bases[@]}"; do
-		[ -z "$(base_groups "$b")" ] || any=1
-	done
-	[ -n "$any" ] || die "no base of '${bases[*]}' runs the groups '$groups' in the default tier (BASE_TIER1_GROUPS in bases/*.conf); add --full to run them"
-	rm -rf "$OUT_DIR/tests"
-	mkdir -p "$OUT_DIR/tests"
-	# TAP (version 13): this line first, the plan (1..N) after the last
-	# check, then the summary line. Everything else on stdout is a "#"
-	# comment; progress goes to stderr.
-	echo "TAP version 13"
-	total_passed=0 total_failed=0 total_skipped=0 next=1 common=1
-	for b in "${bases[@]}"; do
-		bg=$(base_groups "$b")
-		if [ -z "$bg" ]; then
-			echo "# base $b: none of the groups asked is in its default tier (BASE_TIER1_GROUPS); --full runs them"
-			continue
-		fi
-		echo "# base $b: groups ${bg//,/, }"
-		# The Debian packages of these groups of this base, no more.
-		"$REPO_ROOT/scripts/install-deps.sh" --bases "$b" --groups "$bg" >&2
-		RUN_TESTS_BASE_RUN=1 RUN_TESTS_FIRST=$next RUN_TESTS_COMMON=$common \
-			BASE=$b "$0" ${full:+--full} ${cpus:+--cpus "$cpus"} --groups "$bg" || true
-		common=''
-		if read -r p f last s <"$OUT_DIR/tests/$b/counts" 2>/dev/null; then
-			total_passed=$((total_passed + p)) total_failed=$((total_failed + f))
-			total_skipped=$((total_skipped + s))
-			next=$((last + 1))
-		else
-			echo "not ok $next - [$b] the checks of base $b ran to the end (see the error above)"
-			total_failed=$((total_failed + 1)) next=$((next + 1))
-		fi
-	done
-	echo "1..$((next - 1))"
-	echo "$total_passed passed, $total_failed failed, $total_skipped skipped"
-	[ "$total_failed" -eq 0 ]
-	exit
-fi
+# base_ready: the base's tree made and checked out (progress on stderr),
+# and what the groups read of it: patches, base_tree.
+base_ready() {
+	"$REPO_ROOT/scripts/prepare-base.sh" >&2
+	"$REPO_ROOT/scripts/checkout-base.sh" >&2
+	# shellcheck disable=SC2034 # read by the groups
+	mapfile -t patches < <(series_patches)
+	# shellcheck disable=SC2034 # read by the groups
+	base_tree=$(tree_dir base)
+}
 
-# --- one base ------------------------------------------------------------------
-load_base
-logdir="$OUT_DIR/tests/$BASE"
-rm -rf "$logdir"
-mkdir -p "$logdir"
-n=$((${RUN_TESTS_FIRST:-1} - 1)) passed=0 failed=0 skipped=0 last_log=''
-counts() { printf '%s %s %s %s\n' "$passed" "$failed" "$n" "$skipped" >"$logdir/counts"; }
+# load_groups: the check groups, one file each in tests/checks/. Sourced
+# once the base is loaded: a group's top level may read its settings.
+load_groups() {
+	local g
+	for g in style apply bisect boot debug send harness; do
+		# shellcheck source=/dev/null
+		. "$REPO_ROOT/tests/checks/$g.sh"
+	done
+}
 
-# check NAME CMD...: run CMD, log its output, print one TAP line. Checks of
-# the series and kernels name their base; the harness's own (common) ones
-# do not.
-check() {
-	local name="[$BASE] $1" log
-	[ "${common_check:-}" = 1 ] && name=$1
-	shift
-	n=$((n + 1))
-	log="$logdir/$(printf '%03d' "$n")-${name//[^A-Za-z0-9_.-]/_}.log"
-	# shellcheck disable=SC2034 # read by tests/checks/boot.sh
-	last_log=$log
-	local rc=0
-	"$@" >"$log" 2>&1 || rc=$?
-	if [ "$rc" -eq 0 ]; then
-		passed=$((passed + 1))
-		echo "ok $n - $name"
-	elif [ "$rc" -eq 77 ]; then
-		# Exit 77: the check cannot run here; its last line says why.
-		skipped=$((skipped + 1))
-		echo "ok $n - $name # SKIP $(tail -n 1 "$log")"
+# run_base BASE GROUPS: the checks of BASE in GROUPS (comma-separated).
+run_base() {
+	BASE=$1 groups=$2
+	load_base
+	checks_start "$OUT_DIR/tests/$BASE"
+	base_ready
+	load_groups
+	if want style; then group_style; fi
+	# git am of the series, also for the groups that build or send it.
+	if want apply || want bisect || want boot || want debug || want send; then
+		group_apply
+	fi
+	if want bisect; then group_bisect; fi
+	if want boot; then group_boot; fi
+	if want debug; then group_debug; fi
+	if want send; then group_send; fi
+}
+
+# run_harness BASE: the harness's own checks (in the style group), with
+# BASE's tree (checkpatch of tests/kmem-bench/kmem_bench.c).
+run_harness() {
+	BASE=$1 groups=style
+	load_base
+	checks_start "$OUT_DIR/tests/harness"
+	base_ready
+	load_groups
+	group_harness
+}
+
+# --- the driver: one subtest a base ------------------------------------------
+# Counts of the checks of every subtest so far, and the subtests so far.
+total_passed=0 total_failed=0 total_skipped=0 subtests=0
+
+# indent_count: the lines of a subtest's stream, on stdout indented 4
+# spaces; its checks counted into sub_n, sub_passed, sub_failed and
+# sub_skipped (the lines check() prints: "ok N - ...", "ok N - ... # SKIP
+# ...", "not ok N - ..."; its "#" comments count for nothing).
+indent_count() {
+	local line
+	sub_n=0 sub_passed=0 sub_failed=0 sub_skipped=0
+	while IFS= read -r line; do
+		printf '    %s\n' "$line"
+		if [[ $line =~ ^ok\ [0-9]+\ -\ .*\ \#\ SKIP($|\ ) ]]; then
+			sub_n=$((sub_n + 1)) sub_skipped=$((sub_skipped + 1))
+		elif [[ $line =~ ^ok\ [0-9]+(\ |$) ]]; then
+			sub_n=$((sub_n + 1)) sub_passed=$((sub_passed + 1))
+		elif [[ $line =~ ^not\ ok\ [0-9]+(\ |$) ]]; then
+			sub_n=$((sub_n + 1)) sub_failed=$((sub_failed + 1))
+		fi
+	done
+}
+
+# subtest NAME DIED CMD...: CMD in a subshell, its output as the TAP
+# subtest NAME (indented, then its plan), then NAME's result line at the
+# top level. If CMD dies before its end, a failed check named DIED says so.
+subtest() {
+	local name=$1 died=$2 rc
+	shift 2
+	echo "    # Subtest: $name"
+	# errexit stays on in the subshell (a failing command there ends the
+	# subtest) but not for the pipeline here: its status is read below.
+	# A status tested with || or if would turn errexit off in the subshell.
+	set +e
+	(
+		set -e
+		"$@"
+	) | indent_count
+	rc=${PIPESTATUS[0]}
+	set -e
+	if [ "$rc" -ne 0 ]; then
+		sub_n=$((sub_n + 1)) sub_failed=$((sub_failed + 1))
+		echo "    not ok $sub_n - $died (see the error above)"
+		echo "    #   (exit $rc; logs so far: $(ls -d "$OUT_DIR/tests/$name" 2>/dev/null || echo none))"
+	fi
+	echo "    1..$sub_n"
+	subtests=$((subtests + 1))
+	total_passed=$((total_passed + sub_passed)) total_failed=$((total_failed + sub_failed))
+	total_skipped=$((total_skipped + sub_skipped))
+	if [ "$sub_failed" -eq 0 ]; then
+		echo "ok $subtests - $name"
 	else
-		failed=$((failed + 1))
-		echo "not ok $n - $name"
-		sed 's/^/#   /' "$log" | tail -n 25
-		echo "#   (log: $log)"
+		echo "not ok $subtests - $name"
 	fi
 }
 
-# note TEXT: a diagnostic line in the TAP stream.
-note() { printf '# %s\n' "$*"; }
+# indent_count sets the counts of the subtest in this shell: the last
+# command of a pipeline runs here, not in a subshell.
+shopt -s lastpipe
 
-"$REPO_ROOT/scripts/prepare-base.sh" >&2
-"$REPO_ROOT/scripts/checkout-base.sh" >&2
-# Read by the groups (tests/checks/*.sh):
-# shellcheck disable=SC2034
-mapfile -t patches < <(series_patches)
-# shellcheck disable=SC2034
-base_tree=$(tree_dir base)
-
-# --- the groups: one file each in tests/checks/, sourced here -------------
-for f in "$REPO_ROOT"/tests/checks/*.sh; do
-	# shellcheck source=/dev/null
-	. "$f"
+# Nothing to run is an error, found before the last run's logs go.
+any=''
+for b in "${bases[@]}"; do
+	[ -z "$(base_groups "$b")" ] || any=1
 done
-if want style; then
-	group_style
-	[ -z "${RUN_TESTS_COMMON:-}" ] || group_harness
-fi
-# git am of the series, also for the groups that build or send it.
-if want apply || want bisect || want boot || want debug || want send; then
-	group_apply
-fi
-if want bisect; then group_bisect; fi
-if want boot; then group_boot; fi
-if want debug; then group_debug; fi
-if want send; then group_send; fi
-counts
+[ -n "$any" ] || die "no base of '${bases[*]}' runs the groups '$groups' in the default tier (BASE_TIER1_GROUPS in bases/*.conf); add --full to run them"
+rm -rf "$OUT_DIR/tests"
+mkdir -p "$OUT_DIR/tests"
+# TAP (version 13): this line first, the subtests, the plan (1..N) after
+# the last, then the summary line. Everything else on stdout is a "#"
+# comment; progress goes to stderr.
+echo "TAP version 13"
+harness_base=''
+for b in "${bases[@]}"; do
+	bg=$(base_groups "$b")
+	if [ -z "$bg" ]; then
+		echo "# base $b: none of the groups asked is in its default tier (BASE_TIER1_GROUPS); --full runs them"
+		continue
+	fi
+	echo "# base $b: groups ${bg//,/, }"
+	# The Debian packages of these groups of this base, no more.
+	"$REPO_ROOT/scripts/install-deps.sh" --bases "$b" --groups "$bg" >&2
+	subtest "$b" "[$b] the checks of base $b ran to the end" run_base "$b" "$bg"
+	# The harness's own checks: once, after the first base with style.
+	if [ -z "$harness_base" ] && [[ ",$bg," == *,style,* ]]; then
+		harness_base=$b
+		echo "# the harness's own checks (with base $b's tree)"
+		subtest harness "the harness's own checks ran to the end" run_harness "$b"
+	fi
+done
+echo "1..$subtests"
+echo "$total_passed passed, $total_failed failed, $total_skipped skipped"
+[ "$total_failed" -eq 0 ]
