@@ -10,6 +10,10 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/source.sh
+. "$REPO_ROOT/scripts/lib/source.sh"
+# shellcheck source=scripts/lib/kernels.sh
+. "$REPO_ROOT/scripts/lib/kernels.sh"
 no_args "$0" "$@"
 load_base
 

@@ -12,6 +12,12 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/source.sh
+. "$REPO_ROOT/scripts/lib/source.sh"
+# shellcheck source=scripts/lib/kernels.sh
+. "$REPO_ROOT/scripts/lib/kernels.sh"
+# shellcheck source=scripts/lib/guest.sh
+. "$REPO_ROOT/scripts/lib/guest.sh"
 variant=${1:-}
 case "$variant" in
 -h | --help) print_usage "$0"; exit 0 ;;

@@ -13,6 +13,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/apt.sh
+. "$REPO_ROOT/scripts/lib/apt.sh"
 orig=''
 case "${1:-}" in
 '') ;;

@@ -10,6 +10,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/apt.sh
+. "$REPO_ROOT/scripts/lib/apt.sh"
 no_args "$0" "$@"
 load_base
 need_cmd apt-get apt

@@ -12,6 +12,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/apt.sh
+. "$REPO_ROOT/scripts/lib/apt.sh"
 no_args "$0" "$@"
 load_base
 [ -n "${BASE_ORIG_SUITES:-}" ] || die "base $BASE has no BASE_ORIG_SUITES in bases/$BASE.conf"

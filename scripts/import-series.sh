@@ -13,6 +13,10 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/source.sh
+. "$REPO_ROOT/scripts/lib/source.sh"
+# shellcheck source=scripts/lib/kernels.sh
+. "$REPO_ROOT/scripts/lib/kernels.sh"
 series=''
 if [ "${1:-}" = --series ]; then
 	[ $# -ge 2 ] || die "--series needs a value"

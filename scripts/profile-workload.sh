@@ -37,6 +37,14 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/source.sh
+. "$REPO_ROOT/scripts/lib/source.sh"
+# shellcheck source=scripts/lib/kernels.sh
+. "$REPO_ROOT/scripts/lib/kernels.sh"
+# shellcheck source=scripts/lib/apt.sh
+. "$REPO_ROOT/scripts/lib/apt.sh"
+# shellcheck source=scripts/lib/tables.sh
+. "$REPO_ROOT/scripts/lib/tables.sh"
 
 cfg=bench skip=1500 calls=200 after='' salt='' pos=()
 while [ $# -gt 0 ]; do

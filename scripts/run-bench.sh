@@ -59,6 +59,12 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/source.sh
+. "$REPO_ROOT/scripts/lib/source.sh"
+# shellcheck source=scripts/lib/kernels.sh
+. "$REPO_ROOT/scripts/lib/kernels.sh"
+# shellcheck source=scripts/lib/tables.sh
+. "$REPO_ROOT/scripts/lib/tables.sh"
 # shellcheck source=scripts/lib/console.sh
 . "$REPO_ROOT/scripts/lib/console.sh"
 

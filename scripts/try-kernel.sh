@@ -18,6 +18,10 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/source.sh
+. "$REPO_ROOT/scripts/lib/source.sh"
+# shellcheck source=scripts/lib/guest.sh
+. "$REPO_ROOT/scripts/lib/guest.sh"
 
 opts=() kernel=''
 while [ $# -gt 0 ]; do

@@ -6,9 +6,11 @@
 # floor experiment applies on top of everything, the patches apply to
 # Debian's upstream tarball. group_apply also runs (git am of everything
 # only) before the groups that build the patched kernel.
-# Sourced by scripts/run-tests.sh, whose check(), note(), logdir, patches,
-# base_tree, full, cpus and want() it uses.
+# Sourced by scripts/run-tests.sh; uses check(), note(), logdir, patches,
+# base_tree, full, cpus and want() of tests/checks/lib.sh.
 # shellcheck disable=SC2154
+# shellcheck source=scripts/lib/source.sh
+. "$REPO_ROOT/scripts/lib/source.sh"
 
 # The worktree of the quilt and per-series checks (made by group_apply,
 # removed at its end: 2 GB).

@@ -5,9 +5,13 @@
 # patch touches that it did not print before the patch (as ktest.pl's
 # patchcheck with its warnings file: the base's own warnings do not fail).
 # Checks name the patch as series/file.
-# Sourced by scripts/run-tests.sh, whose check(), note(), logdir, patches,
-# base_tree, full, cpus and want() it uses.
+# Sourced by scripts/run-tests.sh; uses check(), note(), logdir, patches,
+# base_tree, full, cpus and want() of tests/checks/lib.sh.
 # shellcheck disable=SC2154
+# shellcheck source=scripts/lib/source.sh
+. "$REPO_ROOT/scripts/lib/source.sh"
+# shellcheck source=scripts/lib/kernels.sh
+. "$REPO_ROOT/scripts/lib/kernels.sh"
 
 # What to compile after each patch: the directories of the .c files it
 # touches (Kbuild then compiles what the config enables there) and mm/,

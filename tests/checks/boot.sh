@@ -1,9 +1,15 @@
 # shellcheck shell=bash
 # The boot group: base and patched kernels boot in every mode and run the
 # selftests; a test that passes on the base and fails patched fails here.
-# Sourced by scripts/run-tests.sh, whose check(), note(), logdir, patches,
-# base_tree, full, cpus and want() it uses.
+# Sourced by scripts/run-tests.sh; uses check(), note(), logdir, patches,
+# base_tree, full, cpus and want() of tests/checks/lib.sh.
 # shellcheck disable=SC2154
+# shellcheck source=scripts/lib/source.sh
+. "$REPO_ROOT/scripts/lib/source.sh"
+# shellcheck source=scripts/lib/kernels.sh
+. "$REPO_ROOT/scripts/lib/kernels.sh"
+# shellcheck source=scripts/lib/tables.sh
+. "$REPO_ROOT/scripts/lib/tables.sh"
 # shellcheck source=scripts/lib/console.sh
 . "$REPO_ROOT/scripts/lib/console.sh"
 

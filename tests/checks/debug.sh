@@ -2,9 +2,13 @@
 # The debug group: the patched kernel with lockdep, kmemleak and DEBUG_VM
 # (--full: and KASAN, fault injection) runs the kmem selftests, the stock
 # tests and a cgroup churn; any splat fails.
-# Sourced by scripts/run-tests.sh, whose check(), note(), logdir, patches,
-# base_tree, full, cpus and want() it uses.
+# Sourced by scripts/run-tests.sh; uses check(), note(), logdir, patches,
+# base_tree, full, cpus and want() of tests/checks/lib.sh.
 # shellcheck disable=SC2154
+# shellcheck source=scripts/lib/source.sh
+. "$REPO_ROOT/scripts/lib/source.sh"
+# shellcheck source=scripts/lib/kernels.sh
+. "$REPO_ROOT/scripts/lib/kernels.sh"
 
 # no_splat LOG: the console log has no warning, BUG, lockdep or KASAN
 # report and no kmemleak leak; else list the report lines and, last (a

@@ -9,6 +9,10 @@
 # Sourced by scripts/run-tests.sh; uses check(), note(), logdir, patches,
 # base_tree, full, cpus and want() of tests/checks/lib.sh.
 # shellcheck disable=SC2154
+# shellcheck source=scripts/lib/source.sh
+. "$REPO_ROOT/scripts/lib/source.sh"
+# shellcheck source=scripts/lib/kernels.sh
+. "$REPO_ROOT/scripts/lib/kernels.sh"
 # shellcheck source=scripts/lib/console.sh
 . "$REPO_ROOT/scripts/lib/console.sh"
 
@@ -308,7 +312,7 @@ group_harness() {
 	check "style: a splat or a missing console log fails the debug check, which shows the report in short" splat_fixture
 	check "style: a file system without the room a tree or build needs is reported before it is made" space_fixture
 	check "style: the bisect group fails a patch on a compiler warning new in a file it touches, not on the base's own" bisect_warnings_fixture
-	check "style: shellcheck" shellcheck "$REPO_ROOT"/scripts/*.sh "$REPO_ROOT"/tests/checks/*.sh "$REPO_ROOT"/tests/guest/*.sh "$REPO_ROOT"/tests/guest/init "$REPO_ROOT"/.ci/run
+	check "style: shellcheck" shellcheck "$REPO_ROOT"/scripts/*.sh "$REPO_ROOT"/scripts/lib/*.sh "$REPO_ROOT"/tests/checks/*.sh "$REPO_ROOT"/tests/guest/*.sh "$REPO_ROOT"/tests/guest/init "$REPO_ROOT"/.ci/run
 	check "style: mq-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/mq-bench.c"
 	check "style: slab-fill.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/slab-fill.c"
 	check "style: lock-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/lock-bench.c"

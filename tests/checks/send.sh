@@ -6,9 +6,13 @@
 # series sent alone, each patch's git send-email --dry-run and b4 send -o
 # on its own. The recipients of each series go into
 # $logdir/recipients.txt and the TAP stream.
-# Sourced by scripts/run-tests.sh, whose check(), note(), logdir, patches,
-# base_tree, full, cpus and want() it uses.
+# Sourced by scripts/run-tests.sh; uses check(), note(), logdir, patches,
+# base_tree, full, cpus and want() of tests/checks/lib.sh.
 # shellcheck disable=SC2154
+# shellcheck source=scripts/lib/source.sh
+. "$REPO_ROOT/scripts/lib/source.sh"
+# shellcheck source=scripts/lib/kernels.sh
+. "$REPO_ROOT/scripts/lib/kernels.sh"
 
 # cover_letter_real SERIES: its cover letter is there, made (no template
 # text), "[PATCH 0/N]" or "[RFC PATCH 0/N]" with N its number of patches,

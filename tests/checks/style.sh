@@ -2,8 +2,8 @@
 # The style group: checkpatch --strict and the form of every patch of a
 # base, each series file against its folder (and a stack against the
 # folders beside it), the base's distro config fragment.
-# Sourced by scripts/run-tests.sh, whose check(), note(), logdir, patches,
-# base_tree, full, cpus and want() it uses.
+# Sourced by scripts/run-tests.sh; uses check(), note(), logdir, patches,
+# base_tree, full, cpus and want() of tests/checks/lib.sh.
 # shellcheck disable=SC2154
 
 checkpatch_clean() {

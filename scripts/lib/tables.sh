@@ -1,0 +1,37 @@
+# shellcheck shell=bash
+# Questions about the harness's tables: the run modes (tests/modes.conf)
+# and the third-party workloads (tests/workloads.conf). Sourced, after
+# scripts/lib.sh.
+
+# mode_field MODE N: field N (2 = cgroup, 3 = flags) of MODE in tests/modes.conf;
+# dies unless MODE is a mode of $BASE (its bases column).
+mode_field() {
+	local m
+	[ -n "$(mode_field_any "$1" 1)" ] ||
+		die "unknown mode '$1' (modes of base $BASE: $(base_modes | tr , ' '))"
+	[[ ,$(base_modes), == *",$1,"* ]] ||
+		die "mode '$1' is not a mode of base $BASE: its kernels do not know $(mode_field_any "$1" 3) (modes of base $BASE: $(base_modes | tr , ' '))"
+	m=$(mode_field_any "$1" "$2")
+	[ "$m" = - ] || printf '%s\n' "$m"
+}
+
+# mode_field_any MODE N: field N of MODE in tests/modes.conf, whatever the base
+# (nothing for an unknown mode).
+mode_field_any() {
+	awk -v m="$1" -v n="$2" '!/^#/ && $1 == m { print $n }' "$REPO_ROOT/tests/modes.conf"
+}
+
+# base_modes: the modes of $BASE (those whose bases column is "all" or
+# names it), comma-separated, in the order of tests/modes.conf.
+base_modes() {
+	awk -v b="$BASE" '!/^#/ && NF >= 4 {
+		n = split($4, a, ",")
+		for (i = 1; i <= n; i++)
+			if (a[i] == "all" || a[i] == b) { print $1; break }
+	}' "$REPO_ROOT/tests/modes.conf" | paste -sd, -
+}
+
+# known_workloads: the workload names of tests/workloads.conf, comma-separated.
+known_workloads() {
+	awk '!/^#/ && NF { print $1 }' "$REPO_ROOT/tests/workloads.conf" | paste -sd, -
+}
