@@ -308,6 +308,10 @@ group_harness() {
 	check "style: profile-report.py gives instructions per call of the window, not of all the hits" profile_report_fixture
 	check "style: a regression report shows what the guest printed about the test" console_why_fixture
 	check "style: the console parser and tests/contract.conf agree with the guest's scripts" console_contract
+	check "style: README.md's copies of the tables are the tables (scripts/table-md.py --check)" \
+		python3 "$REPO_ROOT/scripts/table-md.py" --check "$REPO_ROOT/README.md"
+	check "style: every stock test of the registry has its function (stock-tests.sh --list)" \
+		sh "$REPO_ROOT/tests/guest/stock-tests.sh" --list
 	check "style: format-patch output does not depend on whether git packed the objects" abbrev_fixture
 	check "style: a splat or a missing console log fails the debug check, which shows the report in short" splat_fixture
 	check "style: a file system without the room a tree or build needs is reported before it is made" space_fixture
