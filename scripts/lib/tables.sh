@@ -31,6 +31,29 @@ base_modes() {
 	}' "$REPO_ROOT/tests/modes.conf" | paste -sd, -
 }
 
+# mode_charges MODE slab|kmem: true if the patched kernel charges slab
+# objects (slab) or the other kernel memory (kmem) to a child memcg in MODE
+# (columns slab and kmem of tests/modes.conf).
+mode_charges() {
+	local n
+	case "$2" in slab) n=5 ;; kmem) n=6 ;; *) die "mode_charges: slab or kmem, not '$2'" ;; esac
+	[ "$(mode_field_any "$1" "$n")" = yes ]
+}
+
+# boot_modes TIER: the modes of $BASE that the boot group boots in TIER
+# (default, or full: those of either tier; column boots of
+# tests/modes.conf), comma-separated, in the order of tests/modes.conf.
+boot_modes() {
+	local m out=() b
+	for m in $(base_modes | tr , ' '); do
+		b=$(mode_field_any "$m" 7)
+		if [ "$b" = default ] || { [ "$1" = full ] && [ "$b" = full ]; }; then
+			out+=("$m")
+		fi
+	done
+	(IFS=,; echo "${out[*]}")
+}
+
 # known_workloads: the workload names of tests/workloads.conf, comma-separated.
 known_workloads() {
 	awk '!/^#/ && NF { print $1 }' "$REPO_ROOT/tests/workloads.conf" | paste -sd, -

@@ -5,17 +5,18 @@
 #   stack_detect    test_kmem_slab, run in a mount namespace whose
 #                   /sys/kernel/slab shows a thread_stack cache, skips
 #                   test_kernel_stacks (and still runs its other tests)
-# Runs like a selftest (/tests/selftests/harness/detect), in mode default
-# only: the detection does not depend on the mode.
+# Runs like a selftest (/tests/selftests/harness/detect), only in the
+# modes where the kernel charges slab objects (root, default: column slab
+# of tests/modes.conf): the detection does not depend on the mode.
 # shellcheck shell=sh
+# shellcheck source=tests/guest/lib.sh
+. "${GUEST_LIB:-/tests/lib.sh}"
 echo "TAP version 13"
 echo "1..1"
-case " $(cat /proc/cmdline) " in
-*cgroup.memory=* | *cgroup.nomemobj*)
-	echo "ok 1 stack_detect # SKIP runs in mode default only"
+if ! mode_charges "$(guest_mode)" slab; then
+	echo "ok 1 stack_detect # SKIP runs where slab objects are charged (mode default)"
 	exit 0
-	;;
-esac
+fi
 prog=/tests/selftests/cgroup/test_kmem_slab
 [ -x "$prog" ] || { echo "not ok 1 stack_detect # no $prog"; exit 1; }
 # shellcheck disable=SC2016 # $1 is the inner shell's

@@ -46,6 +46,15 @@ guest_mode() {
 	mode_of "$_cmdline"
 }
 
+# mode_charges MODE slab|kmem: true if the patched kernel charges slab
+# objects (slab) or the other kernel memory (kmem) to a child memcg in
+# MODE (columns slab and kmem of the modes table).
+mode_charges() {
+	case $2 in slab) _n=5 ;; *) _n=6 ;; esac
+	[ "$(awk -v m="$1" -v n="$_n" '!/^#/ && $1 == m { print $n }' \
+		"${MODES_CONF:-/tests/modes.conf}")" = yes ]
+}
+
 # Print a file between markers so the host can extract it from the log.
 emit_file() {
 	echo "HARNESS-BEGIN $1"

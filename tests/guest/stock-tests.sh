@@ -47,15 +47,12 @@ result() { # STATUS NAME [REASON]
 	esac
 }
 
-# slab_charged: slab objects are charged in this mode ($mode): in root and
-# default, the modes of the table that charge them (a base kernel that
-# ignores another mode's flag charges them there too, but a test skipped
-# there is skipped on both kernels, so the comparison stays like for like).
+# slab_charged: slab objects are charged in this mode ($mode; column slab
+# of the modes table: root and default). A base kernel ignores another
+# mode's flag and charges them there too, but a test skipped there is
+# skipped on both kernels, so the comparison stays like for like.
 slab_charged() {
-	case $mode in
-	root | default) return 0 ;;
-	esac
-	return 1
+	mode_charges "$mode" slab
 }
 
 # kmem_bench_loaded: /proc/kmem_bench is there, loading kmem_bench.ko for
