@@ -46,8 +46,7 @@ bisect_make() {
 	for t in "$@"; do
 		[ ! -d "$tree/${t%/*}" ] || have+=("$t")
 	done
-	# LC_ALL=C: gcc's messages in plain ASCII quotes, the same in every log.
-	LC_ALL=C make -s -C "$tree" O="$out" ARCH=x86_64 -j"$(nproc)" "${have[@]}" 2>&1 | tee "$log"
+	make -s -C "$tree" O="$out" ARCH=x86_64 -j"$(nproc)" "${have[@]}" 2>&1 | tee "$log"
 	return "${PIPESTATUS[0]}"
 }
 
@@ -56,11 +55,14 @@ bisect_make() {
 # FILE relative to the source tree SRC (or to the build directory:
 # generated files). Line and column are dropped, so that a warning the
 # patch only moved is the same warning. With WANTED (a file of such
-# lines): the log's own lines of those warnings instead, in log order.
+# lines): the log's own lines of those warnings instead, in log order,
+# each after the line that names its function, if the log has one.
 bisect_warnings() {
 	LC_ALL=C awk -v src="${1%/}/" -v want="${2:-}" '
 		BEGIN { if (want != "") while ((getline w <want) > 0) wanted[w] = 1 }
 		{ sub(/\r$/, "") }
+		/: In function / { context = $0; next }
+		/: At top level:$/ { context = ""; next }
 		match($0, /^[^ :]+:[0-9]+(:[0-9]+)?: warning: /) {
 			file = substr($0, 1, RLENGTH)
 			text = substr($0, RLENGTH + 1)
@@ -70,7 +72,11 @@ bisect_warnings() {
 			sub(/^\.\//, "", file)
 			w = file ": warning: " text
 			if (want == "") print w
-			else if (w in wanted) print
+			else if (w in wanted) {
+				if (context != "" && context != shown) print context
+				shown = context
+				print
+			}
 		}' | if [ -z "${2:-}" ]; then LC_ALL=C sort -u; else cat; fi
 }
 

@@ -366,7 +366,7 @@ bisect_warnings_fixture() {
 	for want in 'made p1 p1^' 'made p2 p2^' 'FAIL p2' 'made p2clean' \
 		'error: patch 2/2 (s/0002-b.patch) adds compiler warnings (config test) in the files it touches:' \
 		"  mm/slub.c: warning: unused variable 'objcg' [-Wunused-variable]" \
-		"  mm/slub.c:230:28: warning: unused variable 'objcg' [-Wunused-variable]"; do
+		"  mm/slub.c: In function 'slab_alloc':" "  mm/slub.c:230:28: warning: unused variable 'objcg' [-Wunused-variable]"; do
 		grep -qxF -- "$want" <<<"$out" || { echo "missing: $want"; rc=1; }
 	done
 	[ "$(grep -c '^FAIL' <<<"$out")" = 1 ] || { echo "want p2 alone to fail, got: $(grep '^FAIL' <<<"$out" | paste -sd, -)"; rc=1; }
