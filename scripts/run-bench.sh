@@ -48,11 +48,10 @@
 # multi-process stressor on one vCPU moves with any early boot input, so
 # the report gives each workload's mean over the boots and its spread.
 # --cpus N boots guests with N vCPUs (default 1; 1..8) and adds the SMP
-# parts of the benchmark (tests/guest/job-bench.sh): a pair process per CPU,
-# each in its own cgroup; producer and consumer on one CPU and on two; the
-# ping-pong across two CPUs; the pairs with and without a limit storm on
-# CPU 0. Under -icount the vCPUs take turns in one host thread and guest
-# time counts the instructions of all of them (see the report's notes).
+# parts of the benchmark (those of cpus 2 in tests/bench-parts.conf, the
+# table of its parts). Under -icount the vCPUs take turns in one host
+# thread and guest time counts the instructions of all of them (see the
+# report's notes).
 # Results: $OUT_DIR/bench-<base>/ (report.md, report.json, overhead.png, logs);
 # $OUT_DIR/bench-<base>-vmemmap/ with --config vmemmap, -distro likewise;
 # -smpN appended with --cpus N (N > 1).

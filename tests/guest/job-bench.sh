@@ -2,27 +2,12 @@
 # Guest job: the mqueue benchmark. harness.cg=root runs it in the root
 # cgroup (with a child memcg present, so the kmem key is on), anything else
 # in a child memcg. harness.count= sets the number of iterations.
-# harness.bench= runs only some of its parts (comma-separated: pair,
-# pingpong-same, pingpong-cross, kmem, or kmem:API:SIZE:ACCT for one
-# measurement of kmem_bench, e.g. kmem:kmalloc:64:0), for
-# scripts/profile-workload.sh, locks (lock-bench: will-it-scale's lock1,
-# flock, poll() of 64 entries, select() of 1024 and of 512 descriptors,
-# unix send + recv, socket() + close(), open() of a missing name, one
-# process on CPU 0; lock1 and flock skipped on a kernel without file
-# locking);
-# default: all of them, and on a guest with several CPUs the SMP parts too:
-#   smp-locks        lock-bench's cases with one process per CPU, each in a
-#                    cgroup of its own
-#   smp-pairs        one pair process per CPU, each in a cgroup of its own
-#   smp-stream-1cpu  producer and consumer on a blocking queue of 10, CPU 0
-#   smp-stream-2cpu  the same, the consumer on CPU 1
-#   smp-pingpong-2cpu  the ping-pong, the receiver on CPU 1
-#   smp-storm        a pair process on each CPU but 0, without and then with
-#                    a limit storm on CPU 0: a task of the root cgroup
-#                    writes memory.high below the usage of a cgroup that
-#                    holds anonymous memory, over and over, so that every
-#                    write drains the charge stocks (as a charge that fails
-#                    after reclaim does) and reclaims in vain
+# Its parts, what each runs and in which order: /tests/bench-parts.conf
+# (tests/bench-parts.conf). harness.bench= runs only some of them
+# (comma-separated names, or kmem:API:SIZE:ACCT for one measurement of
+# kmem_bench, e.g. kmem:kmalloc:64:0), for scripts/profile-workload.sh;
+# default: every part the guest has the CPUs for (the SMP parts on a guest
+# with several CPUs only).
 # Under -icount the vCPUs run in turn and guest time counts all of their
 # instructions: mq-bench's "pair_all" is the whole window over all pairs,
 # its "tsum"/"tn" the calls during which no other vCPU ran.
@@ -30,6 +15,7 @@
 . /tests/lib.sh
 child=$(make_child_cgroup bench) || exit 1
 count=${H_count:-100000}
+# shellcheck disable=SC2034 # cg and cg2: for the table's run column (eval)
 case "${H_cg:-child}" in
 root) cg=/sys/fs/cgroup cg2=$child ;;
 *) cg=$child cg2=$(make_child_cgroup bench2) || exit 1 ;;
@@ -43,27 +29,60 @@ run_in() { # CGROUP CMD... (CGROUP empty: where this shell is)
 }
 ncpu=$(nproc)
 echo "HARNESS: $ncpu CPUs online"
-smp=''
-[ "$ncpu" -lt 2 ] || smp=,smp-pairs,smp-stream-1cpu,smp-stream-2cpu,smp-pingpong-2cpu,smp-storm,smp-locks
-parts=${H_bench:-pair,pingpong-same,pingpong-cross,kmem,locks$smp}
+# unlist VAR LIST: VAR becomes the comma-separated LIST with spaces for
+# its commas ("-": empty).
+ifs=$IFS
+unlist() {
+	_v=$1
+	[ "$2" != - ] || set -- "$1" ''
+	IFS=,
+	set -f
+	# shellcheck disable=SC2086 # the split is the point
+	set -- $2
+	set +f
+	IFS=$ifs
+	eval "$_v=\$*"
+}
+# The table, read once by the shell itself (no process of its own, so that
+# the parts' processes start as they did before there was a table): part I
+# (1..nparts) in pI_name, pI_cpus, pI_calls, pI_run and pI_cases; the
+# report's columns (place, section, rows, legend) are left out. known:
+# every name, deflt: those this guest has the CPUs for.
+nparts=0 known='' deflt=''
+while IFS= read -r line; do
+	case "$line" in '#'* | '') continue ;; esac
+	set -f
+	# shellcheck disable=SC2086 # the split is the point
+	set -- $line
+	set +f
+	nparts=$((nparts + 1))
+	eval "p${nparts}_name=\$1 p${nparts}_cpus=\$2 p${nparts}_calls=\$3"
+	unlist "p${nparts}_run" "$4"
+	unlist "p${nparts}_cases" "$8"
+	known=$known${known:+, }$1
+	[ "$ncpu" -lt "$2" ] || deflt=$deflt${deflt:+,}$1
+done </tests/bench-parts.conf
+# part_index NAME: part_i becomes NAME's number in the table, 0 if none.
+part_index() {
+	part_i=$nparts
+	while [ "$part_i" -gt 0 ]; do
+		eval "[ \"\$p${part_i}_name\" != \"\$1\" ]" || return 0
+		part_i=$((part_i - 1))
+	done
+}
+parts=${H_bench:-$deflt}
 kmem='' part=''
 for part in $(echo "$parts" | tr , ' '); do
 	case "$part" in
-	pair | pingpong-same | pingpong-cross | kmem | locks) ;;
-	smp-*)
-		case "$part" in
-		smp-pairs | smp-stream-1cpu | smp-stream-2cpu | smp-pingpong-2cpu | smp-storm | smp-locks) ;;
-		*)
-			echo "HARNESS: unknown bench part '$part' (known SMP parts: smp-pairs, smp-stream-1cpu, smp-stream-2cpu, smp-pingpong-2cpu, smp-storm, smp-locks)"
-			exit 1
-			;;
-		esac
-		[ "$ncpu" -ge 2 ] || { echo "HARNESS: bench part $part needs 2 CPUs or more (this guest has $ncpu)"; exit 1; }
-		;;
 	kmem:*:*:*) kmem=$(echo "${part#kmem:}" | tr : ' ') ;;
 	*)
-		echo "HARNESS: unknown bench part '$part' (known: pair, pingpong-same, pingpong-cross, kmem, kmem:API:SIZE:ACCT, locks, smp-*)"
-		exit 1
+		part_index "$part"
+		if [ "$part_i" = 0 ]; then
+			echo "HARNESS: unknown bench part '$part' (known: $known, kmem:API:SIZE:ACCT)"
+			exit 1
+		fi
+		eval "_n=\$p${part_i}_cpus"
+		[ "$ncpu" -ge "$_n" ] || { echo "HARNESS: bench part $part needs $_n CPUs or more (this guest has $ncpu)"; exit 1; }
 		;;
 	esac
 done
@@ -97,22 +116,6 @@ hits() {
 		"$1" "$2" $(($6 - $3)) $(($7 - $4)) $(($8 - $5)) >>/tmp/hits.json
 	last=$_now
 }
-if want pair; then
-	run_in "$cg" /tests/mq-bench --json --count "$count" --cpu 0 \
-		--label pair >>/tmp/bench.json || exit 1
-	hits pair "$count"
-fi
-if want pingpong-same; then
-	run_in "$cg" /tests/mq-bench --json --mode pingpong --count $((count / 10)) \
-		--cpu 0 --label pingpong-same >>/tmp/bench.json || exit 1
-	hits pingpong-same $((count / 10 + count / 10))
-fi
-# The receiver of the cross-cgroup ping-pong moves itself to cg2.
-if want pingpong-cross; then
-	run_in "$cg" /tests/mq-bench --json --mode pingpong --count $((count / 10)) \
-		--cpu 0 --cgroup2 "$cg2" --label pingpong-cross >>/tmp/bench.json || exit 1
-	hits pingpong-cross $((count / 10 + count / 10))
-fi
 # cgroups FIRST N: N cgroups of their own (in mode root, the root N times),
 # comma-separated, for mq-bench --procs.
 cgroups() {
@@ -132,94 +135,106 @@ cgroups() {
 # two CPUs' turns per message.
 smpc=$((count / 10))
 [ "$smpc" -gt 0 ] || smpc=1
-if want smp-pairs; then
-	/tests/mq-bench --json --procs "$ncpu" --cpu 0 --count "$count" \
-		--cgroup "$(cgroups 0 "$ncpu")" --label smp-pairs >>/tmp/bench.json || exit 1
-	hits smp-pairs $((ncpu * count))
-fi
-if want smp-stream-1cpu; then
-	run_in "$cg" /tests/mq-bench --json --mode stream --count "$smpc" \
-		--cpu 0 --cpu2 0 --label smp-stream-1cpu >>/tmp/bench.json || exit 1
-	hits smp-stream-1cpu "$smpc"
-fi
-if want smp-stream-2cpu; then
-	run_in "$cg" /tests/mq-bench --json --mode stream --count "$smpc" \
-		--cpu 0 --cpu2 1 --label smp-stream-2cpu >>/tmp/bench.json || exit 1
-	hits smp-stream-2cpu "$smpc"
-fi
-if want smp-pingpong-2cpu; then
-	run_in "$cg" /tests/mq-bench --json --mode pingpong --count "$smpc" \
-		--cpu 0 --cpu2 1 --label smp-pingpong-2cpu >>/tmp/bench.json || exit 1
-	hits smp-pingpong-2cpu $((smpc * 2))
-fi
-if want smp-storm; then
-	others=$(cgroups 1 $((ncpu - 1))) || exit 1
+# The functions of the table's run column; each gets the part's name first.
+# mq_bench PART CGROUP ARGS...: mq-bench with ARGS, started in CGROUP ('':
+# where this shell is; ARGS has --procs and --cgroup). The receiver of the
+# cross-cgroup ping-pong (--cgroup2) moves itself there.
+mq_bench() {
+	_l=$1 _g=$2
+	shift 2
+	if [ -n "$_g" ]; then
+		run_in "$_g" /tests/mq-bench --json "$@" --label "$_l" >>/tmp/bench.json
+	else
+		/tests/mq-bench --json "$@" --label "$_l" >>/tmp/bench.json
+	fi
+}
+# storm_bench PART NOSTORM: mq-bench pairs on every CPU but 0, each in a
+# cgroup of its own, labelled NOSTORM; then again, labelled PART, with a
+# limit storm on CPU 0: a task of the root cgroup writes memory.high below
+# the usage of a cgroup that holds anonymous memory, over and over, so that
+# every write drains the charge stocks (as a charge that fails after
+# reclaim does) and reclaims in vain.
+storm_bench() {
+	others=$(cgroups 1 $((ncpu - 1))) || return 1
 	/tests/mq-bench --json --procs $((ncpu - 1)) --cpu 1 --count "$count" \
-		--cgroup "$others" --label smp-nostorm >>/tmp/bench.json || exit 1
-	hits smp-nostorm $(((ncpu - 1) * count))
-	storm=$(make_child_cgroup bench-storm) || exit 1
+		--cgroup "$others" --label "$2" >>/tmp/bench.json || return 1
+	hits "$2" $(((ncpu - 1) * count))
+	storm=$(make_child_cgroup bench-storm) || return 1
 	# The storm cgroup's usage: 4 MiB of anonymous memory (no swap).
 	(echo 0 >"$storm/cgroup.procs" && exec sh -c 'x=$(yes abcdefghijklmno | head -c 4194304); while :; do sleep 1000; done # $x') &
 	holder=$!
 	i=0
 	while [ "$(cat "$storm/memory.current")" -lt 4194304 ]; do
 		i=$((i + 1))
-		[ "$i" -lt 60 ] || { echo "HARNESS: the storm cgroup never held 4 MiB"; exit 1; }
+		[ "$i" -lt 60 ] || { echo "HARNESS: the storm cgroup never held 4 MiB"; return 1; }
 		sleep 1
 	done
 	taskset 1 sh -c "while :; do echo 0 >$storm/memory.high; done" &
 	writer=$!
 	[ -z "$stats" ] || last=$(kept_counts)
 	/tests/mq-bench --json --procs $((ncpu - 1)) --cpu 1 --count "$count" \
-		--cgroup "$others" --label smp-storm >>/tmp/bench.json
+		--cgroup "$others" --label "$1" >>/tmp/bench.json
 	rc=$?
-	hits smp-storm $(((ncpu - 1) * count))
+	hits "$1" $(((ncpu - 1) * count))
 	kill "$writer" "$holder" 2>/dev/null
 	wait "$writer" "$holder" 2>/dev/null
 	echo "HARNESS: storm cgroup $storm: memory.events $(tr '\n' ' ' <"$storm/memory.events")"
-	[ "$rc" -eq 0 ] || exit 1
-fi
-# lock_bench LABEL CGROUP ARGS...: lock-bench's cases, each with ARGS,
-# started in CGROUP ('': ARGS has --procs and --cgroup), a label each:
-# LABEL-lock1, LABEL-flock, LABEL-poll, LABEL-select, LABEL-select512 and
-# the unix-socket and file-name calls LABEL-dgram, LABEL-dgram1000 (send
-# + recv of 216 and 1000 bytes), LABEL-stream, LABEL-stream1000,
-# LABEL-socket (socket + close), LABEL-openfail (open of a missing name).
+	[ "$rc" -eq 0 ]
+}
+# lock_bench PART CGROUP ARGS...: the part's lock-bench cases (the table's
+# cases), each with ARGS, started in CGROUP ('': ARGS has --procs and
+# --cgroup), a label each: PART-MODE, and PART-MODEN for a case MODE:N.
 # lock1 and flock are left out on a kernel without file locking (no
 # /proc/locks), where they cannot run.
 lock_bench() {
-	_l=$1 _g=$2
+	_l=$1 _g=$2 _cases=''
 	shift 2
-	_cases='poll select select:512 dgram dgram:1000 stream stream:1000 socket openfail'
-	if [ -e /proc/locks ]; then
-		_cases="lock1 flock $_cases"
-	else
+	part_index "$_l"
+	eval "_cases=\$p${part_i}_cases"
+	part_index "$_cases"
+	[ "$part_i" = 0 ] || eval "_cases=\$p${part_i}_cases"
+	_locks=1
+	if [ ! -e /proc/locks ]; then
+		_locks=''
 		echo "HARNESS: no /proc/locks (CONFIG_FILE_LOCKING=n): lock1 and flock of bench part $_l skipped"
 	fi
 	for _c in $_cases; do
 		_m=${_c%%:*} _n='' _o=--nfds
+		case $_m in lock1 | flock) [ -n "$_locks" ] || continue ;; esac
 		[ "$_c" = "$_m" ] || _n=${_c#*:}
 		case $_m in dgram | stream) _o=--size ;; esac
 		run_in "$_g" /tests/lock-bench --json --mode "$_m" ${_n:+$_o "$_n"} \
 			--count "$count" --label "$_l-$_m$_n" "$@" >>/tmp/bench.json || return 1
 	done
 }
-if want locks; then
-	lock_bench locks "$cg" --cpu 0 || exit 1
-fi
-if want smp-locks; then
-	lock_bench smp-locks '' --procs "$ncpu" --cpu 0 --cgroup "$(cgroups 0 "$ncpu")" || exit 1
-fi
-if [ -n "$kmem" ] && [ ! -f /lib/modules/kmem_bench.ko ]; then
-	echo "HARNESS: bench part kmem:$kmem asked for, but this kernel has no kmem_bench.ko"
-	exit 1
-fi
-if want kmem && [ -f /lib/modules/kmem_bench.ko ]; then
-	insmod /lib/modules/kmem_bench.ko || exit 1
-	run_in "$cg" sh -c "echo run $count $kmem >/proc/kmem_bench" || exit 1
+# kmem_bench PART CGROUP: kmem_bench.ko's measurements (harness.bench's
+# kmem:API:SIZE:ACCT: that one), written from CGROUP; none where the
+# kernel has no kmem_bench.ko, unless one was asked for.
+kmem_bench() {
+	if [ ! -f /lib/modules/kmem_bench.ko ]; then
+		[ -n "$kmem" ] || return 0
+		echo "HARNESS: bench part kmem:$kmem asked for, but this kernel has no kmem_bench.ko"
+		return 1
+	fi
+	insmod /lib/modules/kmem_bench.ko || return 1
+	run_in "$2" sh -c "echo run $count $kmem >/proc/kmem_bench" || return 1
 	sed -n 's/^kmem_bench /&/p' /proc/kmem_bench >/tmp/kmem.txt
 	emit_file kmem.txt /tmp/kmem.txt
-fi
+}
+# Every part asked for, in the table's order: its run column (the shell
+# words expanded now), then its kept-object counters over its calls.
+part_n=0 calls='' run=''
+while [ "$part_n" -lt "$nparts" ]; do
+	part_n=$((part_n + 1))
+	eval "part=\$p${part_n}_name calls=\$p${part_n}_calls run=\$p${part_n}_run"
+	want "$part" || continue
+	eval "set -- $run"
+	_f=$1
+	shift
+	"$_f" "$part" "$@" || exit 1
+	# shellcheck disable=SC2004 # calls is arithmetic (count/10*2), not a number
+	[ "$calls" = - ] || hits "$part" $(($calls))
+done
 emit_file bench.json /tmp/bench.json
 [ -z "$stats" ] || emit_file hits.json /tmp/hits.json
 emit_cpu
