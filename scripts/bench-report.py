@@ -143,18 +143,18 @@ def num(x):
     return "        -" if x is None else f"{x:9.1f}"
 
 
-# What each config set of run-bench.sh --config builds (scripts/lib.sh,
-# configset_fragments; every set starts from tinyconfig + qemu-x86_64 and
-# the base's base-<base>.config, where there is one).
-CONFIG_SETS = {
-    "bench": "tinyconfig + memcg, selftests and the base's BASE_BENCH_FRAGMENTS "
-             "(kmalloc buckets on 7.2 and 6.12)",
-    "test": "tinyconfig + memcg, selftests, slubstats: the test kernels, which "
-            "run-bench.sh --config bench builds on a base without BASE_BENCH_FRAGMENTS",
-    "vmemmap": "tinyconfig + memcg, selftests, vmemmap: CONFIG_SPARSEMEM_VMEMMAP",
-    "distro": "tinyconfig + memcg, selftests and distro-<base>.config: Debian's values "
-              "of every option on the accounted path",
-}
+# What each config set of run-bench.sh --config builds: the "what it is"
+# column of config-fragments/sets.conf (every set starts from tinyconfig +
+# qemu-x86_64 and the base's base-<base>.config, where there is one).
+def config_sets():
+    """config-fragments/sets.conf's last column, by set name."""
+    path = os.path.join(TESTS, "..", "config-fragments", "sets.conf")
+    with open(path, encoding="utf-8") as f:
+        rows = [line.split(None, 3) for line in f
+                if line.strip() and not line.startswith("#")]
+    return {r[0]: r[3].strip() for r in rows if len(r) == 4}
+
+
 # The workloads' rows (wl_*, then wlctxt_*) among the parts' (a place of
 # tests/bench-parts.conf no part has), and their legend.
 WORKLOADS_PLACE = 5
@@ -332,7 +332,7 @@ def notes(a, kernels, modes, layout):
     out = [f"Method: {a.method}."]
     if a.config:
         config = (f"config set {a.config} "
-                  f"({CONFIG_SETS.get(a.config.split()[0], 'config-fragments/')})")
+                  f"({config_sets().get(a.config.split()[0], 'config-fragments/')})")
     else:
         config = "the config set of run-bench.sh --config (not given to bench-report.py)"
     out.append(f"Base: {a.base_desc}. Guest: {a.cpus} vCPU(s), 512 MiB, {config}; "

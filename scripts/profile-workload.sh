@@ -78,14 +78,19 @@ fi
 bench_cfg=$cfg
 cfg=$(bench_configset "$cfg")
 known=$(known_workloads)
-bench_parts='bench:pair, bench:pingpong-same, bench:pingpong-cross, bench:kmem:API:SIZE:ACCT, bench:locks'
+# The 1-CPU parts of tests/bench-parts.conf; kmem takes one measurement.
+parts=$(bench_parts 1)
+bench_parts="bench:${parts//,/, bench:}"
+bench_parts=${bench_parts/bench:kmem/bench:kmem:API:SIZE:ACCT}
 case "$wl" in
-bench:pair | bench:pingpong-same | bench:pingpong-cross | bench:locks) ;;
 bench:kmem:*)
 	[[ $wl =~ ^bench:kmem:(cache|kmalloc|batch):(8|64|256|1024|4096):[01]$ ]] ||
 		die "bad kmem_bench part '$wl' (API: cache, kmalloc, batch; SIZE: 8, 64, 256, 1024, 4096; ACCT: 1 or 0)"
 	;;
-bench:*) die "unknown bench part '$wl' (known: $bench_parts)" ;;
+bench:*)
+	[[ ,$parts, == *",${wl#bench:},"* && $wl != bench:kmem ]] ||
+		die "unknown bench part '$wl' (known: $bench_parts)"
+	;;
 *) [[ ",$known," == *",$wl,"* ]] || die "unknown workload '$wl' (known: $known, $bench_parts)" ;;
 esac
 mode_field "$mode" 2 >/dev/null

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
-# Questions about the harness's tables: the run modes (tests/modes.conf)
-# and the third-party workloads (tests/workloads.conf). Sourced, after
-# scripts/lib.sh.
+# Questions about the harness's tables: the run modes (tests/modes.conf),
+# the benchmark's parts (tests/bench-parts.conf) and the third-party
+# workloads (tests/workloads.conf). Sourced, after scripts/lib.sh.
 
 # mode_field MODE N: field N (2 = cgroup, 3 = flags) of MODE in tests/modes.conf;
 # dies unless MODE is a mode of $BASE (its bases column).
@@ -57,4 +57,11 @@ boot_modes() {
 # known_workloads: the workload names of tests/workloads.conf, comma-separated.
 known_workloads() {
 	awk '!/^#/ && NF { print $1 }' "$REPO_ROOT/tests/workloads.conf" | paste -sd, -
+}
+
+# bench_parts CPUS: the parts of tests/bench-parts.conf a guest with CPUS
+# vCPUs runs (column cpus), comma-separated, in the order of the table.
+bench_parts() {
+	awk -v n="$1" '!/^#/ && NF && $2 <= n { print $1 }' \
+		"$REPO_ROOT/tests/bench-parts.conf" | paste -sd, -
 }
