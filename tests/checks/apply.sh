@@ -50,7 +50,7 @@ quilt_applies() {
 # series_am SERIES: in the quilt tree, git am of the series SERIES needs
 # onto the base (their end: series_start[SERIES]), then of SERIES
 # (series_end[SERIES]).
-declare -A series_start series_end
+declare -gA series_start series_end
 series_am() {
 	local s q
 	q=$(quilt_tree)
