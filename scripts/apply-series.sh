@@ -1,7 +1,7 @@
 #!/bin/bash
 # Apply every patch of the base, in order (on a base with a stack, every
 # series of patches/<base>/stack, in stack order: series_patches in
-# scripts/lib.sh), with `git am` onto a fresh branch (memcg-noslab/<base>)
+# scripts/lib/series.sh), with `git am` onto a fresh branch (memcg-noslab/<base>)
 # from the base commit, then point the patched worktree at it. Only files
 # that differ are rewritten, so builds stay incremental. A patch that does
 # not apply: name its series, it and the failing hunk, abort, and leave the

@@ -83,7 +83,7 @@ git am -q "${sel[@]}" || die "the patches of $series matching '$glob' do not app
 gm="env -C $btree perl scripts/get_maintainer.pl --mpath $mpath --nogit --nogit-fallback --norolestats"
 git config user.name "memcg-noslab project"
 git config user.email "$me"
-git config core.abbrev 12 # as format_patches in lib.sh
+git config core.abbrev 12 # as format_patches in lib/series.sh
 git config b4.send-auto-to-cmd "$gm --nol"
 git config b4.send-auto-cc-cmd "$gm --nom"
 git config sendemail.smtpserver /bin/false # never run; no b4 web endpoint

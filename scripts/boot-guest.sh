@@ -28,7 +28,8 @@
 #   --dry-run       print the guest's harness.* keys, one a line, and the
 #                   QEMU command (shell-quoted; it boots the initramfs
 #                   this would make, kept in a directory it names), and
-#                   boot nothing
+#                   boot nothing (no KVM probe either: KVM only if an
+#                   earlier boot found it usable)
 # The guest's side: tests/contract.conf (the harness.* keys a job reads,
 # the HARNESS-* lines it prints, the exit codes); a harness.* key it does
 # not list is refused. The console log is read by scripts/console.awk.
@@ -139,6 +140,11 @@ if [ -n "$icount" ]; then
 	accel=tcg
 	method="QEMU TCG -icount shift=0,sleep=off (guest ns = guest instructions)"
 else
+	if [ -z "$accel" ] && [ -n "$dry" ]; then
+		# A dry run boots nothing, not even the KVM probe: the
+		# probe's cached answer, else TCG.
+		accel=$(cat "$CACHE_DIR/kvm-usable.$(cat /proc/sys/kernel/random/boot_id)" 2>/dev/null || echo tcg)
+	fi
 	[ -n "$accel" ] || accel=$(pick_accel "$kernel")
 	method="QEMU $accel (wall-clock ns)"
 fi

@@ -2,9 +2,9 @@
 # Configure and build a guest kernel out of tree.
 # Usage: scripts/build-kernel.sh VARIANT CONFIGSET [make targets...]
 # VARIANT: base, patched, floor, pN, base+N[+M...], SERIES or base+SERIES
-# (scripts/lib.sh: tree_dir; made by make-prefix-tree.sh).
+# (scripts/lib/kernels.sh: tree_dir; made by make-prefix-tree.sh).
 # CONFIGSET is test, bench, debug, kasan, faultinj, slab, nomemcg, vmemmap
-# or distro (see configset_fragments in scripts/lib.sh). pN is the base
+# or distro (see config-fragments/sets.conf). pN is the base
 # plus the first N patches, SERIES the base plus a series of the stack and
 # the series it needs (scripts/make-prefix-tree.sh).
 # The build directory is cached; a second run is incremental, and one whose

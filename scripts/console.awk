@@ -17,7 +17,6 @@
 #               "(timeout)", the program's last 8 lines
 #   q=progress  the markers and TAP result lines, as they come
 #   q=cpus      N of "HARNESS: N CPUs online"
-#   q=started   "yes" if the guest's job started (HARNESS-START)
 
 function tap_line() { return $0 ~ /^(not )?ok [0-9]+ / }
 
@@ -39,7 +38,6 @@ q == "result" && /^HARNESS-RESULT rc=/ {
 	sub(/[^0-9].*/, "", rc)
 	next
 }
-q == "started" && /^HARNESS-START / { started = 1; next }
 q == "cpus" && /^HARNESS: [0-9]+ CPUs online/ { cpus = $2; next }
 q == "block" {
 	if ($0 == "HARNESS-BEGIN " name) { inblock = 1; next }
@@ -116,6 +114,4 @@ END {
 		print rc
 	if (q == "cpus" && cpus != "")
 		print cpus
-	if (q == "started" && started)
-		print "yes"
 }

@@ -5,7 +5,7 @@
 # description), so that export-patches.sh can regenerate the series after
 # an edit. On a base with a stack (patches/<base>/stack) the branch is the
 # base, then the series the named one needs (series_needs in
-# scripts/lib.sh), then the series itself: it starts where its needs end,
+# scripts/lib/series.sh), then the series itself: it starts where its needs end,
 # which is where export-patches.sh --series takes it from.
 # Usage: [BASE=...] scripts/import-series.sh [--series NAME] [BRANCH]
 #   --series  the series (required on a base with a stack, e.g. noslab)

@@ -53,25 +53,32 @@ load_base() {
 	fi
 }
 
-# read_base: the settings of bases/$BASE.conf (an unknown BASE dies naming
-# the bases there), its stack checked (check_stack).
+# read_base: the settings of bases/$BASE.conf (read_conf), its stack
+# checked (check_stack).
 read_base() {
+	read_conf
+	check_stack
+}
+
+# read_conf: the settings of bases/$BASE.conf, the one reader of that file
+# (an unknown BASE dies naming the bases there).
+read_conf() {
 	local conf="$REPO_ROOT/bases/$BASE.conf"
 	[ -f "$conf" ] || die "unknown base '$BASE' (bases: $(list_bases | tac | paste -sd' ' -))"
 	# shellcheck source=../bases/6.1.conf
 	. "$conf"
-	check_stack
 }
 
 # base_setting NAME VAR: the value of VAR in bases/NAME.conf (empty if it
 # does not set it), for a script that needs one setting of a base other
-# than the one it loaded. read_base in a subshell, after unsetting every
-# BASE_* setting (the loaded base's would show through): bases/*.conf are
-# read by read_base only, and the loaded base's settings stay as they are.
+# than the one it loaded: read_conf in a subshell, after unsetting every
+# BASE_* setting (the loaded base's would show through). The stack is not
+# checked here: a base whose stack is broken is still asked for its
+# settings, and dies when it is loaded (load_base), saying why.
 base_setting() {
 	(
 		unset "${!BASE_@}"
-		BASE=$1 read_base
+		BASE=$1 read_conf
 		printf '%s\n' "${!2:-}"
 	)
 }

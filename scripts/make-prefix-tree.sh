@@ -6,7 +6,7 @@
 # "run-bench.sh --kernels base,p1,patched". N runs from 1 to one less than
 # the number of patches (pN with N = all of them is "patched").
 # Patches are counted over the whole base: on a base with a stack, every
-# series in stack order (scripts/lib.sh: series_patches).
+# series in stack order (scripts/lib/series.sh: series_patches).
 # base+N[+M...] is the base plus patches N, M, ... alone, picked in that
 # order (e.g. base+21+22: what two patches do without the ones before
 # them); an N may be a series name, all its patches (base+fs: the fs

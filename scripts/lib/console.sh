@@ -4,10 +4,16 @@
 # console log. Every question about a console log goes to the one parser,
 # scripts/console.awk. Sourced (scripts/lib.sh sets REPO_ROOT and die).
 
-# console_ask QUESTION [NAME] [LOG]: scripts/console.awk's answer (q=, name=)
-# about LOG, or about standard input without LOG.
+# console_ask QUESTION NAME LOG: scripts/console.awk's answer (q=, name=)
+# about LOG ("-": standard input, line by line as it comes: mawk, Debian's
+# awk, reads a pipe in blocks unless told -W interactive).
 console_ask() {
-	awk -v q="$1" -v name="${2:-}" -f "$REPO_ROOT/scripts/console.awk" ${3:+"$3"}
+	local awk=(awk)
+	[ -n "$3" ] || die "console_ask $1: no console log given"
+	if [ "$3" = - ] && awk -W version 2>&1 | grep -q '^mawk'; then
+		awk+=(-W interactive)
+	fi
+	"${awk[@]}" -v q="$1" -v name="$2" -f "$REPO_ROOT/scripts/console.awk" "$3"
 }
 
 # console_result LOG: the job's exit code, or nothing (no HARNESS-RESULT).
@@ -30,7 +36,7 @@ console_cpus() { console_ask cpus '' "$1"; }
 
 # console_progress: standard input's markers and TAP result lines, as they
 # come (what boot-guest.sh shows while the guest runs).
-console_progress() { console_ask progress; }
+console_progress() { console_ask progress '' -; }
 
 # contract_keys: the harness.* keys of the contract, one a line.
 contract_keys() {

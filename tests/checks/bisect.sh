@@ -123,6 +123,9 @@ bisect_build() {
 	mapfile -t touched < <(bisect_touched "$commit")
 	[ -f "$known" ] || : >"$known"
 	bisect_make "$set" "$commit" "$log" "${targets[@]}" || return 1
+	# gcc names the files by the tree's real path (kbuild's abs_srctree):
+	# a symlink in CACHE_DIR must not hide a new warning.
+	[ ! -d "$src" ] || src=$(cd "$src" && pwd -P)
 	new=$(bisect_new_warnings "$known" "$src" "${touched[@]}" <"$log") || return 1
 	if [ -n "$new" ]; then
 		echo "== warnings in the files of the patch that no build of $set printed so far; compiling its parent to compare"

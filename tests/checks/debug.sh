@@ -86,8 +86,13 @@ group_debug() {
 		# The stock tests of the default tier, then (--full) those of
 		# the full tier: the table of tests/guest/stock-tests.sh says
 		# which and why.
-		stock=$(debug_stock_tests debug)
-		[ -z "$full" ] || stock+=,$(debug_stock_tests full)
+		# A table that cannot be read fails a check, not the base's run.
+		if ! stock=$(debug_stock_tests debug) ||
+			{ [ -n "$full" ] && ! stock+=,$(debug_stock_tests full); }; then
+			check "debug: [$ds $m] the stock tests' table can be read" \
+				sh "$REPO_ROOT/tests/guest/stock-tests.sh" --list
+			continue
+		fi
 		# no5lvl: 7.2's identify_cpu() clears the boot CPU's
 		# capabilities, X86_FEATURE_LA57 included, with interrupts on,
 		# until CPUID is read again. Before alternatives are patched
