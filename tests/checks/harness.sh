@@ -208,8 +208,9 @@ console_contract() {
 	return $rc
 }
 
-# splat_fixture: no_splat (tests/checks/debug.sh) passes a clean log and fails a report (summing
-# it up in its last lines, which a failed check shows) and a missing log.
+# splat_fixture: no_splat (tests/checks/debug.sh) passes a clean log and
+# fails a report (summing it up in its last lines, which a failed check
+# shows) and a missing log.
 splat_fixture() {
 	local d rc=0
 	d=$(mktemp -d)
