@@ -11,7 +11,7 @@ SLAB_CHARGED_BYTES_MAX (what a CPU's slots may reserve, bytes); with a
 slot count other than 2 the slot lookup of a free becomes a loop and the
 one-slot test's "any objects" word takes the slot count's width. A
 measurement-only change: make it the floor kernel with FLOOR_DIFF (see
-Documentation/charged-objects.md, "The constants"). TREE is left as it
+tests/experiments/kept-slots-7.2.md, "The constants"). TREE is left as it
 was.
 """
 import re
