@@ -55,6 +55,13 @@ slab_charged() {
 	mode_charges "$mode" slab
 }
 
+# kasan_generic: the kernel runs generic KASAN, whose quarantine takes
+# every freed object; such a kernel keeps no freed object charged (the
+# kept-objects series leaves them all uncharged there).
+kasan_generic() {
+	dmesg | grep -q 'KernelAddressSanitizer initialized (generic)'
+}
+
 # kmem_bench_loaded: /proc/kmem_bench is there, loading kmem_bench.ko for
 # this kernel if it is not yet.
 kmem_bench_loaded() {
@@ -401,6 +408,10 @@ test_destroy_kept() {
 		result skip destroy_kept "slab objects are not charged in this mode"
 		return
 	fi
+	if kasan_generic; then
+		result skip destroy_kept "generic KASAN: no freed object is kept charged"
+		return
+	fi
 	if ! kmem_bench_loaded; then
 		result skip destroy_kept "no kmem_bench.ko for this kernel"
 		return
@@ -462,6 +473,8 @@ heads_kept() {
 heads_skipped() {
 	if ! slab_charged; then
 		result skip "$1" "slab objects are not charged in this mode"
+	elif kasan_generic; then
+		result skip "$1" "generic KASAN: no freed object is kept charged"
 	elif [ ! -r /sys/kernel/slab/skbuff_head_cache/free_charged ]; then
 		result skip "$1" "no SLUB_STATS counter free_charged"
 	else
@@ -502,6 +515,10 @@ test_sock_kept() {
 test_kept_limit() {
 	if ! slab_charged; then
 		result skip kept_limit "slab objects are not charged in this mode"
+		return
+	fi
+	if kasan_generic; then
+		result skip kept_limit "generic KASAN: no freed object is kept charged"
 		return
 	fi
 	p=$(parent stk-limit) || { result fail kept_limit "no cgroup"; return; }
