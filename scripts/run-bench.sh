@@ -24,9 +24,9 @@
 # --kernels ...,floor adds the patched kernel with the base's floor
 # experiment (BASE_FLOOR): on 6.1 without any slab charge or vmstat update
 # (tests/experiments/stock-free-floor.diff: what the per-object work of the
-# hooks costs by itself), on 7.2 with an accounted allocation that only
-# looks up current's objcg (tests/experiments/precharged-floor-7.2.diff:
-# the floor of designs that keep objects charged); benchmarked only.
+# hooks costs by itself), on 7.2 with RFC v9's per-CPU slots instead of
+# the charged sheaves (tests/experiments/kept-slots-7.2.diff, the design
+# they replaced); benchmarked only.
 # --kernels ...,pN adds the base plus the first N patches (on 7.2 counted
 # over the whole stack of series, patches/7.2/stack; scripts/
 # make-prefix-tree.sh), to attribute a difference to a patch;
