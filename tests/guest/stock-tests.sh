@@ -55,11 +55,19 @@ slab_charged() {
 	mode_charges "$mode" slab
 }
 
-# kasan_generic: the kernel runs generic KASAN, whose quarantine takes
-# every freed object; such a kernel keeps no freed object charged (the
-# kept-objects series leaves them all uncharged there).
-kasan_generic() {
-	dmesg | grep -q 'KernelAddressSanitizer initialized (generic)'
+# kept_skipped NAME: skip test NAME (and return 0) where no freed object
+# can be kept charged: slab objects are not charged in this mode, or the
+# kernel runs generic KASAN ($kasan_generic, read from the boot log once),
+# whose quarantine takes every freed object, so that the kept-objects
+# series keeps none there.
+kept_skipped() {
+	if ! slab_charged; then
+		result skip "$1" "slab objects are not charged in this mode"
+	elif [ -n "$kasan_generic" ]; then
+		result skip "$1" "generic KASAN: no freed object is kept charged"
+	else
+		return 1
+	fi
 }
 
 # flush_sheaves: every cache's per-CPU sheaves and barns are flushed
@@ -418,14 +426,7 @@ test_bulk_error() {
 # keeps objects and kept none fails: the test would prove nothing). Needs
 # kmem_bench.ko, else skipped
 test_destroy_kept() {
-	if ! slab_charged; then
-		result skip destroy_kept "slab objects are not charged in this mode"
-		return
-	fi
-	if kasan_generic; then
-		result skip destroy_kept "generic KASAN: no freed object is kept charged"
-		return
-	fi
+	kept_skipped destroy_kept && return
 	if ! kmem_bench_loaded; then
 		result skip destroy_kept "no kmem_bench.ko for this kernel"
 		return
@@ -483,12 +484,10 @@ heads_kept() {
 }
 
 # heads_skipped NAME: skip test NAME (and return 0) where it cannot see
-# skb heads kept: nothing charged in this mode, or no SLUB_STATS counter.
+# skb heads kept: kept_skipped's reasons, or no SLUB_STATS counter.
 heads_skipped() {
-	if ! slab_charged; then
-		result skip "$1" "slab objects are not charged in this mode"
-	elif kasan_generic; then
-		result skip "$1" "generic KASAN: no freed object is kept charged"
+	if kept_skipped "$1"; then
+		return 0
 	elif [ ! -r /sys/kernel/slab/skbuff_head_cache/free_charged ]; then
 		result skip "$1" "no SLUB_STATS counter free_charged"
 	else
@@ -527,14 +526,7 @@ test_sock_kept() {
 # nothing). Skipped on a kernel that keeps no charged objects (no
 # free_charged counter of SLUB_STATS and less than 64 KiB kept)
 test_kept_limit() {
-	if ! slab_charged; then
-		result skip kept_limit "slab objects are not charged in this mode"
-		return
-	fi
-	if kasan_generic; then
-		result skip kept_limit "generic KASAN: no freed object is kept charged"
-		return
-	fi
+	kept_skipped kept_limit && return
 	p=$(parent stk-limit) || { result fail kept_limit "no cgroup"; return; }
 	mkdir "$p/k" || { result fail kept_limit "no cgroup"; return; }
 	bad=''
@@ -720,6 +712,7 @@ echo "1..$(echo "$tests" | tr ',' '\n' | grep -c .)"
 # shellcheck source=tests/guest/lib.sh
 . "${GUEST_LIB:-/tests/lib.sh}"
 mode=$(guest_mode)
+kasan_generic=$(dmesg | grep -m 1 'KernelAddressSanitizer initialized (generic)' || :)
 [ -n "$mode" ] || { echo "Bail out! no mode of ${MODES_CONF:-/tests/modes.conf} matches the command line"; exit 1; }
 taskset -p 1 $$ >/dev/null || echo "# cannot pin this script to CPU 0"
 echo +memory >"$CG/cgroup.subtree_control"
