@@ -5,9 +5,10 @@ side-by-side report: report.md, report.json and overhead.png.
 Input, in DIR: KERNEL-MODE.json (mq-bench JSON lines), KERNEL-MODE.txt
 (kmem_bench lines) and KERNEL-MODE.workloads.json (stress-ng workloads:
 guest ns per bogo op, or an error), with KERNEL-MODE.workloads.I.json from
-boots 2..N of --boots N. Means are exact (sum / n); a workload booted more
-than once has its mean over the boots and its spread, half the range over
-the mean. The rows, their order and legends come from the benchmark's parts
+boots 2..N of --boots N, and KERNEL-MODE.I.json and .I.txt where the
+microbenchmarks were booted N times too (--cpus > 1). Means are exact
+(sum / n); a figure booted more than once has its mean over the boots and
+its spread, half the range over the mean. The rows, their order and legends come from the benchmark's parts
 (tests/bench-parts.conf), what each mode means and charges from
 tests/modes.conf."""
 import argparse
@@ -44,25 +45,12 @@ def workload_files(d, kernel, mode):
              .replace(".json", ".log")) for p in [first] + rest if os.path.exists(p)]
 
 
-def load(d, kernel, mode):
+def bench_boot(json_path, txt_path):
+    """The microbenchmark figures of one boot: mq-bench and lock-bench
+    JSON lines, kmem_bench lines."""
     m = {}
-    runs = {}
-    for path, log in workload_files(d, kernel, mode):
-        for r in json_lines(path):
-            if "error" in r:
-                ERRORS.append(f"{kernel} {mode} {r['workload']}: {r['error']} "
-                              f"(console log: {log})")
-            else:
-                runs.setdefault("wl_" + r["workload"], []).append(r["ns_per_op"])
-                if "ctxt_per_kop" in r:
-                    runs.setdefault("wlctxt_" + r["workload"], []).append(r["ctxt_per_kop"])
-    for key, vals in runs.items():
-        m[key] = sum(vals) / len(vals)
-        if len(vals) > 1 and m[key]:
-            SPREAD.setdefault(kernel, {}).setdefault(mode, {})[key] = \
-                (max(vals) - min(vals)) / 2 / m[key] * 100
     own = {}
-    for r in json_lines(os.path.join(d, f"{kernel}-{mode}.json")):
+    for r in json_lines(json_path):
         mean = r["sum"] / r["n"]
         label = r.get("label", "")
         if r.get("bench") == "lock":
@@ -97,15 +85,49 @@ def load(d, kernel, mode):
         m[label + "_own"] = sum(workers.values()) / len(workers)
     if "mq_send" in m and "mq_receive" in m:
         m["mq_pair"] = m["mq_send"] + m["mq_receive"]
-    path = os.path.join(d, f"{kernel}-{mode}.txt")
-    if os.path.exists(path):
-        with open(path) as f:
+    if os.path.exists(txt_path):
+        with open(txt_path) as f:
             for line in f:
                 kv = dict(re.findall(r"(\w+)=(\S+)", line))
                 if "api" in kv:
                     acct = "acct" if kv["acct"] == "1" else "plain"
                     key = f"kmem_{kv['api']}_{acct}_{kv['size']}"
                     m[key] = int(kv["total_ns"]) / int(kv["iters"])
+    return m
+
+
+def load(d, kernel, mode):
+    m = {}
+    runs = {}
+    for path, log in workload_files(d, kernel, mode):
+        for r in json_lines(path):
+            if "error" in r:
+                ERRORS.append(f"{kernel} {mode} {r['workload']}: {r['error']} "
+                              f"(console log: {log})")
+            else:
+                runs.setdefault("wl_" + r["workload"], []).append(r["ns_per_op"])
+                if "ctxt_per_kop" in r:
+                    runs.setdefault("wlctxt_" + r["workload"], []).append(r["ctxt_per_kop"])
+    for key, vals in runs.items():
+        m[key] = sum(vals) / len(vals)
+        if len(vals) > 1 and m[key]:
+            SPREAD.setdefault(kernel, {}).setdefault(mode, {})[key] = \
+                (max(vals) - min(vals)) / 2 / m[key] * 100
+    # Microbenchmarks: KERNEL-MODE.json, and KERNEL-MODE.I.json from boots
+    # 2..N where run-bench.sh boots them N times (--boots with --cpus).
+    boots = [bench_boot(os.path.join(d, f"{kernel}-{mode}.json"),
+                        os.path.join(d, f"{kernel}-{mode}.txt"))]
+    i = 2
+    while os.path.exists(os.path.join(d, f"{kernel}-{mode}.{i}.json")):
+        boots.append(bench_boot(os.path.join(d, f"{kernel}-{mode}.{i}.json"),
+                                os.path.join(d, f"{kernel}-{mode}.{i}.txt")))
+        i += 1
+    for key in boots[0]:
+        vals = [b[key] for b in boots if key in b]
+        m[key] = sum(vals) / len(vals)
+        if len(vals) > 1 and m[key]:
+            SPREAD.setdefault(kernel, {}).setdefault(mode, {})[key] = \
+                (max(vals) - min(vals)) / 2 / m[key] * 100
     return m
 
 
@@ -124,9 +146,10 @@ def cpu_line(d, kernels, modes):
 
 
 def spread(kernel, mode, key, exact):
-    """The spread column: a workload's spread over its boots, '±?' for a
-    workload booted once, 0 for a microbenchmark when the method is exact
-    (icount), '±?' under KVM."""
+    """The spread column: a figure's spread over its boots, '±?' for a
+    figure booted once that moves with the boot (workloads; everything on
+    several vCPUs, whose turns move), 0 for a microbenchmark when the
+    method is exact (icount on one vCPU), '±?' under KVM."""
     v = SPREAD.get(kernel, {}).get(mode, {}).get(key)
     if v is not None:
         return f"±{v:.1f}%"
@@ -352,11 +375,16 @@ def notes(a, kernels, modes, layout):
             out.append(f"Workloads: mean over {a.boots} boots of each kernel and mode, "
                        "boot i with harness.salt=i on the command line (boot 1 without); "
                        "the column after each figure is its spread, half the range "
-                       "over the boots in % of the mean. Microbenchmark rows: one boot, "
-                       "repeat exactly.")
+                       "over the boots in % of the mean.")
         else:
             out.append("Workloads: one boot each; their spread over boots is not "
                        "measured here ('?'): use --boots N.")
+    if a.boots > 1 and a.cpus > 1:
+        out.append(f"Microbenchmark rows: mean over {a.boots} boots of each kernel and "
+                   "mode (the vCPUs' turns move with any boot input), boot i with "
+                   "harness.salt=i (boot 1 without); spread as the workloads'.")
+    elif a.boots > 1:
+        out.append("Microbenchmark rows: one boot (on one vCPU they repeat exactly).")
     if a.cpus > 1:
         out.append(f"SMP rows (smp-*, {a.cpus} vCPUs): " + "; ".join(layout.legends("smp"))
                    + ". *_all: the whole timed "
@@ -504,14 +532,14 @@ def kept_objects(d, kernels, modes):
     return out, hits
 
 
-def charts(d, kernels, modes, derived, workloads, exact):
+def charts(d, kernels, modes, derived, workloads, icount):
     """Accounting overhead per mode and kernel (mq pair), and per workload.
     Every bar carries its value, so a zero reads as measured."""
     if not derived:
         return
     rows = [(m, [derived[k][m].get("mq_pair") for k in kernels])
             for m in modes if m != REFERENCE]
-    unit = "guest ns (icount: instructions)" if exact else "guest ns (KVM: wall clock)"
+    unit = "guest ns (icount: instructions)" if icount else "guest ns (KVM: wall clock)"
     chart(os.path.join(d, "overhead"), kernels, rows,
           f"mq\\_send + mq\\_receive accounting overhead vs {REFERENCE} (guest ns)", unit)
     cols = [(k, m) for m in CHARTED if m in modes for k in kernels]
@@ -526,7 +554,7 @@ def main():
     a = parse_args()
     workloads = [w for w in a.workloads.split(",") if w]
     layout = Layout(bench_parts(), workloads)
-    exact = "icount" in a.method
+    exact = "icount" in a.method and a.cpus == 1
     kernels = a.kernels.split(",")
     modes = a.modes.split(",")
     data = {k: {m: load(a.dir, k, m) for m in modes} for k in kernels}
@@ -551,7 +579,7 @@ def main():
                    f"overhead_vs_{REFERENCE}": derived, "errors": ERRORS,
                    "boots": a.boots, "spread_pct": SPREAD},
                   f, indent=1, sort_keys=True)
-    charts(a.dir, kernels, modes, derived, workloads, exact)
+    charts(a.dir, kernels, modes, derived, workloads, "icount" in a.method)
 
 
 def chart(stem, names, rows, title, ylabel):

@@ -47,6 +47,8 @@
 # with harness.salt=i on its command line (which the guest ignores): a
 # multi-process stressor on one vCPU moves with any early boot input, so
 # the report gives each workload's mean over the boots and its spread.
+# With --cpus N > 1 the microbenchmarks are booted N times too (the vCPUs'
+# turns move with the boot as well); on one vCPU they repeat exactly.
 # --cpus N boots guests with N vCPUs (default 1; 1..8) and adds the SMP
 # parts of the benchmark (those of cpus 2 in tests/bench-parts.conf, the
 # table of its parts). Under -icount the vCPUs take turns in one host
@@ -97,7 +99,8 @@ if ! [[ $count =~ ^[1-9][0-9]{0,7}$ ]] || [ "$count" -gt 10000000 ]; then
 fi
 [[ $boots =~ ^([1-9]|1[0-9]|20)$ ]] || die "--boots wants 1..20, got '$boots'"
 [[ $cpus =~ ^[1-8]$ ]] || die "--cpus wants 1..8, got '$cpus'"
-[ "$boots" = 1 ] || [ -n "$workloads" ] || die "--boots needs --workloads: the microbenchmarks repeat exactly"
+[ "$boots" = 1 ] || [ -n "$workloads" ] || [ "$cpus" -gt 1 ] ||
+	die "--boots needs --workloads or --cpus N > 1: on one vCPU the microbenchmarks repeat exactly"
 cfg=$(bench_configset "$cfg")
 known=$(known_workloads)
 [ "$workloads" != all ] || workloads=$known
@@ -144,19 +147,27 @@ res="$OUT_DIR/bench-$BASE"
 [ "$cpus" = 1 ] || res+="-smp$cpus"
 mkdir -p "$res"
 rm -f "$res"/*.json "$res"/*.txt "$res"/*.cpu "$res"/*.hits "$res"/*-workloads*.log
-for k in "${kernels[@]}"; do
-	for m in "${modes[@]}"; do
-		log="$res/$k-$m.log"
-		"$REPO_ROOT/scripts/boot-guest.sh" "${accel[@]}" --smp "$cpus" --timeout $((1800 * cpus)) \
-			--append "harness.count=$count" --log "$log" "$k" "$cfg" "$m" bench ||
-			die "benchmark of $k in mode $m failed (console log: $log)"
-		emitted bench.json "$log" >"$res/$k-$m.json"
-		emitted kmem.txt "$log" >"$res/$k-$m.txt"
-		emitted cpu.txt "$log" >"$res/$k-$m.cpu"
-		emitted hits.json "$log" >"$res/$k-$m.hits"
-		[ -s "$res/$k-$m.json" ] || die "no benchmark output from $k in mode $m (console log: $log)"
-		[ "$(console_cpus "$log")" = "$cpus" ] ||
-			die "$k in mode $m brought up $(console_cpus "$log") CPUs, not --cpus $cpus (CONFIG_NR_CPUS?; console log: $log)"
+# Microbenchmarks: one boot a kernel and mode; with --cpus N > 1, --boots
+# of them (boot i > 1 salted, its figures in KERNEL-MODE.i.json and .txt).
+mboots=1
+[ "$cpus" = 1 ] || mboots=$boots
+for ((i = 1; i <= mboots; i++)); do
+	sfx='' salt=''
+	[ "$i" = 1 ] || sfx=".$i" salt=" harness.salt=$i"
+	for k in "${kernels[@]}"; do
+		for m in "${modes[@]}"; do
+			log="$res/$k-$m$sfx.log"
+			"$REPO_ROOT/scripts/boot-guest.sh" "${accel[@]}" --smp "$cpus" --timeout $((1800 * cpus)) \
+				--append "harness.count=$count$salt" --log "$log" "$k" "$cfg" "$m" bench ||
+				die "benchmark of $k in mode $m failed (console log: $log)"
+			emitted bench.json "$log" >"$res/$k-$m$sfx.json"
+			emitted kmem.txt "$log" >"$res/$k-$m$sfx.txt"
+			[ -n "$sfx" ] || emitted cpu.txt "$log" >"$res/$k-$m.cpu"
+			[ -n "$sfx" ] || emitted hits.json "$log" >"$res/$k-$m.hits"
+			[ -s "$res/$k-$m$sfx.json" ] || die "no benchmark output from $k in mode $m (console log: $log)"
+			[ "$(console_cpus "$log")" = "$cpus" ] ||
+				die "$k in mode $m brought up $(console_cpus "$log") CPUs, not --cpus $cpus (CONFIG_NR_CPUS?; console log: $log)"
+		done
 	done
 done
 # Third-party workloads: one more boot per kernel and mode (--boots of
