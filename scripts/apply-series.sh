@@ -3,7 +3,10 @@
 # series of patches/<base>/stack, in stack order: series_patches in
 # scripts/lib/series.sh), with `git am` onto a fresh branch (memcg-noslab/<base>)
 # from the base commit, then point the patched worktree at it. Only files
-# that differ are rewritten, so builds stay incremental. A patch that does
+# that differ are rewritten, so builds stay incremental. Each commit takes
+# its patch's date as committer date: the same patches give the same
+# commits, which build-kernel.sh finds up to date (a new commit id is a
+# new build of every kernel of the series, floor and prefixes too). A patch that does
 # not apply: name its series, it and the failing hunk, abort, and leave the
 # scratch tree on the base.
 # Usage: [BASE=6.1] scripts/apply-series.sh
@@ -33,7 +36,7 @@ n=0
 while IFS= read -r p; do
 	[ -f "$p" ] || die "the series file of $(patch_label "$p") names it, but $p does not exist"
 	n=$((n + 1))
-	if ! out=$(git -C "$scratch" am -q "$p" 2>&1); then
+	if ! out=$(git -C "$scratch" am -q --committer-date-is-author-date "$p" 2>&1); then
 		printf '%s\n' "$out" | grep -E '^(error|Patch failed|fatal)' >&2 || printf '%s\n' "$out" >&2
 		loc=$(printf '%s\n' "$out" | sed -n 's/^error: patch failed: \(.*\):\([0-9]*\)$/\1 \2/p' | head -n 1)
 		if [ -n "$loc" ]; then
