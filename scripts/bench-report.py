@@ -5,8 +5,8 @@ side-by-side report: report.md, report.json and overhead.png.
 Input, in DIR: KERNEL-MODE.json (mq-bench JSON lines), KERNEL-MODE.txt
 (kmem_bench lines) and KERNEL-MODE.workloads.json (stress-ng workloads:
 guest ns per bogo op, or an error), with KERNEL-MODE.workloads.I.json from
-boots 2..N of --boots N, and KERNEL-MODE.I.json and .I.txt where the
-microbenchmarks were booted N times too (--cpus > 1). Means are exact
+boots 2..N of --boots N, and KERNEL-MODE.I.json and .I.txt of the
+microbenchmarks' boots 2..N. Means are exact
 (sum / n); a figure booted more than once has its mean over the boots and
 its spread, half the range over the mean. The rows, their order and legends come from the benchmark's parts
 (tests/bench-parts.conf), what each mode means and charges from
@@ -379,12 +379,12 @@ def notes(a, kernels, modes, layout):
         else:
             out.append("Workloads: one boot each; their spread over boots is not "
                        "measured here ('?'): use --boots N.")
-    if a.boots > 1 and a.cpus > 1:
+    if a.boots > 1:
         out.append(f"Microbenchmark rows: mean over {a.boots} boots of each kernel and "
-                   "mode (the vCPUs' turns move with any boot input), boot i with "
-                   "harness.salt=i (boot 1 without); spread as the workloads'.")
-    elif a.boots > 1:
-        out.append("Microbenchmark rows: one boot (on one vCPU they repeat exactly).")
+                   "mode, boot i with harness.salt=i (boot 1 without); spread as the "
+                   "workloads' (on one vCPU most rows repeat exactly; the ping-pongs, "
+                   "unix sockets and failed open() move with the boot, as every row "
+                   "does on several vCPUs).")
     if a.cpus > 1:
         out.append(f"SMP rows (smp-*, {a.cpus} vCPUs): " + "; ".join(layout.legends("smp"))
                    + ". *_all: the whole timed "
