@@ -6,9 +6,9 @@
 # that differ are rewritten, so builds stay incremental. Each commit takes
 # its patch's date as committer date: the same patches give the same
 # commits, which build-kernel.sh finds up to date (a new commit id is a
-# new build of every kernel of the series, floor and prefixes too). A patch that does
-# not apply: name its series, it and the failing hunk, abort, and leave the
-# scratch tree on the base.
+# new build of every kernel of the series, floor and prefixes too). A
+# patch that does not apply: name its series, it and the failing hunk,
+# abort, and leave the scratch tree on the base.
 # Usage: [BASE=6.1] scripts/apply-series.sh
 set -euo pipefail
 # shellcheck source=scripts/lib.sh

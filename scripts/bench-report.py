@@ -6,11 +6,11 @@ Input, in DIR: KERNEL-MODE.json (mq-bench JSON lines), KERNEL-MODE.txt
 (kmem_bench lines) and KERNEL-MODE.workloads.json (stress-ng workloads:
 guest ns per bogo op, or an error), with KERNEL-MODE.workloads.I.json from
 boots 2..N of --boots N, and KERNEL-MODE.I.json and .I.txt of the
-microbenchmarks' boots 2..N. Means are exact
-(sum / n); a figure booted more than once has its mean over the boots and
-its spread, half the range over the mean. The rows, their order and legends come from the benchmark's parts
-(tests/bench-parts.conf), what each mode means and charges from
-tests/modes.conf."""
+microbenchmarks' boots 2..N. Means are exact (sum / n); a figure booted
+more than once has its mean over the boots and its spread, half the range
+over the mean. The rows, their order and legends come from the
+benchmark's parts (tests/bench-parts.conf), what each mode means and
+charges from tests/modes.conf."""
 import argparse
 import glob
 import json
@@ -108,13 +108,8 @@ def load(d, kernel, mode):
                 runs.setdefault("wl_" + r["workload"], []).append(r["ns_per_op"])
                 if "ctxt_per_kop" in r:
                     runs.setdefault("wlctxt_" + r["workload"], []).append(r["ctxt_per_kop"])
-    for key, vals in runs.items():
-        m[key] = sum(vals) / len(vals)
-        if len(vals) > 1 and m[key]:
-            SPREAD.setdefault(kernel, {}).setdefault(mode, {})[key] = \
-                (max(vals) - min(vals)) / 2 / m[key] * 100
     # Microbenchmarks: KERNEL-MODE.json, and KERNEL-MODE.I.json from boots
-    # 2..N where run-bench.sh boots them N times (--boots with --cpus).
+    # 2..N where run-bench.sh booted them N times (--boots).
     boots = [bench_boot(os.path.join(d, f"{kernel}-{mode}.json"),
                         os.path.join(d, f"{kernel}-{mode}.txt"))]
     i = 2
@@ -123,7 +118,8 @@ def load(d, kernel, mode):
                                 os.path.join(d, f"{kernel}-{mode}.{i}.txt")))
         i += 1
     for key in boots[0]:
-        vals = [b[key] for b in boots if key in b]
+        runs[key] = [b[key] for b in boots if key in b]
+    for key, vals in runs.items():
         m[key] = sum(vals) / len(vals)
         if len(vals) > 1 and m[key]:
             SPREAD.setdefault(kernel, {}).setdefault(mode, {})[key] = \
@@ -554,7 +550,8 @@ def main():
     a = parse_args()
     workloads = [w for w in a.workloads.split(",") if w]
     layout = Layout(bench_parts(), workloads)
-    exact = "icount" in a.method and a.cpus == 1
+    icount = "icount" in a.method
+    exact = icount and a.cpus == 1
     kernels = a.kernels.split(",")
     modes = a.modes.split(",")
     data = {k: {m: load(a.dir, k, m) for m in modes} for k in kernels}
@@ -579,7 +576,7 @@ def main():
                    f"overhead_vs_{REFERENCE}": derived, "errors": ERRORS,
                    "boots": a.boots, "spread_pct": SPREAD},
                   f, indent=1, sort_keys=True)
-    charts(a.dir, kernels, modes, derived, workloads, "icount" in a.method)
+    charts(a.dir, kernels, modes, derived, workloads, icount)
 
 
 def chart(stem, names, rows, title, ylabel):

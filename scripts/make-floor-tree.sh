@@ -6,8 +6,8 @@
 # per-object objcg work of the slab hooks and drops every slab charge and
 # vmstat update, a floor for stock designs that keep that work; on 7.2
 # tests/experiments/kept-slots-7.2.diff, the per-CPU slots of RFC v9 in
-# place of the charged sheaves). A tree that already is exactly that is left alone
-# (builds stay incremental). If the experiment does not apply, print git's
+# place of the charged sheaves). A tree that already is exactly that is
+# left alone (builds stay incremental). If the experiment does not apply, print git's
 # message and leave the floor tree on the series commit, without it.
 # Usage: [BASE=6.1] scripts/make-floor-tree.sh
 set -euo pipefail

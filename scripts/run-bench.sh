@@ -146,8 +146,11 @@ res="$OUT_DIR/bench-$BASE"
 [ "$cpus" = 1 ] || res+="-smp$cpus"
 mkdir -p "$res"
 rm -f "$res"/*.json "$res"/*.txt "$res"/*.cpu "$res"/*.hits "$res"/*-workloads*.log
-# Microbenchmarks: --boots of them a kernel and mode (boot i > 1 salted,
-# its figures in KERNEL-MODE.i.json and .txt).
+# --boots rounds of boots, each kernel and mode once a round (round i > 1
+# salted, its files with the suffix .i): the microbenchmarks, then the
+# third-party workloads in a boot of their own. A workloads boot that
+# fails still yields the figures of the workloads that ran before it.
+wfail=()
 for ((i = 1; i <= boots; i++)); do
 	sfx='' salt=''
 	[ "$i" = 1 ] || sfx=".$i" salt=" harness.salt=$i"
@@ -164,28 +167,15 @@ for ((i = 1; i <= boots; i++)); do
 			[ -s "$res/$k-$m$sfx.json" ] || die "no benchmark output from $k in mode $m (console log: $log)"
 			[ "$(console_cpus "$log")" = "$cpus" ] ||
 				die "$k in mode $m brought up $(console_cpus "$log") CPUs, not --cpus $cpus (CONFIG_NR_CPUS?; console log: $log)"
+			[ -n "$workloads" ] || continue
+			log="$res/$k-$m-workloads$sfx.log"
+			"$REPO_ROOT/scripts/boot-guest.sh" "${accel[@]}" --smp "$cpus" --timeout $((3600 * cpus)) \
+				--append "harness.workloads=$workloads$salt" --log "$log" "$k" "$cfg" "$m" workloads ||
+				wfail+=("$k/$m (console log: $log)")
+			emitted workloads.json "$log" >"$res/$k-$m.workloads$sfx.json"
 		done
 	done
 done
-# Third-party workloads: one more boot per kernel and mode (--boots of
-# them, the first without a salt). A boot that fails still yields the
-# figures of the workloads that ran before.
-wfail=()
-if [ -n "$workloads" ]; then
-	for ((i = 1; i <= boots; i++)); do
-		sfx='' salt=''
-		[ "$i" = 1 ] || sfx=".$i" salt=" harness.salt=$i"
-		for k in "${kernels[@]}"; do
-			for m in "${modes[@]}"; do
-				log="$res/$k-$m-workloads$sfx.log"
-				"$REPO_ROOT/scripts/boot-guest.sh" "${accel[@]}" --smp "$cpus" --timeout $((3600 * cpus)) \
-					--append "harness.workloads=$workloads$salt" --log "$log" "$k" "$cfg" "$m" workloads ||
-					wfail+=("$k/$m (console log: $log)")
-				emitted workloads.json "$log" >"$res/$k-$m.workloads$sfx.json"
-			done
-		done
-	done
-fi
 sng=''
 [ -z "$workloads" ] || sng="stress-ng $(stress-ng --version | sed -n 's/.*version \([^ ]*\).*/\1/p') (Debian)"
 if [ "${accel[0]}" = --icount ]; then
