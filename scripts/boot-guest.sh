@@ -15,6 +15,10 @@
 #   --mem M         guest memory in MiB (default 2048; bench 512,
 #                   workloads 1024)
 #   --smp N         guest CPUs (default 2; 1 for bench and workloads)
+#   --numa N        N NUMA nodes (QEMU -numa: an ACPI SRAT; a kernel of
+#                   config set numa), the CPUs and memory split evenly in
+#                   order: --smp 4 --numa 2 puts vCPUs 0-1 on node 0 and
+#                   2-3 on node 1
 #   --append STR    more kernel command-line arguments
 #   --args STR      harness.args for the job (e.g. selftest list)
 #   --log FILE      console log (default $OUT_DIR/logs/...)
@@ -48,18 +52,19 @@ set -euo pipefail
 . "$REPO_ROOT/scripts/lib/console.sh"
 
 pos=()
-icount='' accel='' kernel='' initrd='' plugin='' timeout=900 mem='' smp='' append='' args='' log='' method='' dry=''
+icount='' accel='' kernel='' initrd='' plugin='' timeout=900 mem='' smp='' numa='' append='' args='' log='' method='' dry=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--icount) icount=1 ;;
 	--dry-run) dry=1 ;;
-	--accel | --timeout | --mem | --smp | --append | --args | --log | --kernel | --initrd | --plugin)
+	--accel | --timeout | --mem | --smp | --numa | --append | --args | --log | --kernel | --initrd | --plugin)
 		[ $# -ge 2 ] || die "$1 needs a value (see $0 --help)"
 		case "$1" in
 		--accel) accel=$2 ;;
 		--timeout) timeout=$2 ;;
 		--mem) mem=$2 ;;
 		--smp) smp=$2 ;;
+		--numa) numa=$2 ;;
 		--append) append=$2 ;;
 		--args) args=$2 ;;
 		--log) log=$2 ;;
@@ -97,6 +102,7 @@ flags=$(mode_field "$mode" 3)
 [[ $timeout =~ ^[1-9][0-9]*$ ]] || die "--timeout wants seconds, got '$timeout'"
 [ -z "$mem" ] || [[ $mem =~ ^[1-9][0-9]*$ ]] || die "--mem wants MiB, got '$mem'"
 [ -z "$smp" ] || [[ $smp =~ ^[1-9][0-9]?$ ]] || die "--smp wants a number of CPUs, got '$smp'"
+[ -z "$numa" ] || [[ $numa =~ ^[1-8]$ ]] || die "--numa wants a number of nodes (1..8), got '$numa'"
 case "$accel" in '' | kvm | tcg) ;; *) die "--accel wants kvm or tcg, got '$accel'" ;; esac
 need_cmd qemu-system-x86_64 qemu-system-x86
 if [ -z "$kernel" ]; then
@@ -178,6 +184,16 @@ check_harness_keys "$cmdline"
 qemu=(qemu-system-x86_64 -machine q35 -m "$mem" -smp "$smp" -no-reboot
 	-display none -monitor none -serial stdio -nodefaults
 	-kernel "$kernel" -initrd "$rundir/initrd" -append "$cmdline")
+if [ -n "$numa" ]; then
+	if [ $((smp % numa)) != 0 ] || [ $((mem % numa)) != 0 ]; then
+		die "--numa $numa: the $smp vCPUs and $mem MiB must split evenly over the nodes"
+	fi
+	for ((n = 0; n < numa; n++)); do
+		lo=$((n * smp / numa)) hi=$(((n + 1) * smp / numa - 1))
+		qemu+=(-object "memory-backend-ram,id=mem$n,size=$((mem / numa))M"
+			-numa "node,nodeid=$n,cpus=$lo-$hi,memdev=mem$n")
+	done
+fi
 if [ "$accel" = kvm ]; then
 	qemu+=(-accel kvm -cpu host)
 else

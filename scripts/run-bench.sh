@@ -5,8 +5,8 @@
 # microbenchmark, and write the side-by-side report.
 # Usage: scripts/run-bench.sh [--kernels base,patched[,floor][,pN][,base+N[+M...]][,SERIES][,base+SERIES]]
 #          [--modes MODE,...] [--count N] [--kvm]
-#          [--config bench|test|vmemmap|distro] [--workloads all|NAME,...]
-#          [--boots N] [--cpus N]
+#          [--config bench|test|vmemmap|distro|rtbench|numa] [--workloads all|NAME,...]
+#          [--boots N] [--cpus N] [--numa N]
 # The base is the newest in bases/ (mainline); BASE=6.12 or BASE=6.1
 # benchmarks that backport.
 # --modes: default every mode of the base (tests/modes.conf: root, default,
@@ -55,9 +55,12 @@
 # table of its parts). Under -icount the vCPUs take turns in one host
 # thread and guest time counts the instructions of all of them (see the
 # report's notes).
+# --numa N boots the guests with N NUMA nodes (boot-guest.sh --numa: the
+# vCPUs split evenly, in order), for a kernel of --config numa: with
+# --cpus 4 --numa 2, smp-stream-far's consumer runs on the other node.
 # Results: $OUT_DIR/bench-<base>/ (report.md, report.json, overhead.png, logs);
 # $OUT_DIR/bench-<base>-vmemmap/ with --config vmemmap, -distro likewise;
-# -smpN appended with --cpus N (N > 1).
+# -smpN appended with --cpus N (N > 1), -numaN with --numa N.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -71,10 +74,10 @@ set -euo pipefail
 . "$REPO_ROOT/scripts/lib/console.sh"
 
 kernels=base,patched modes='' count=100000 accel=(--icount) cfg=bench
-workloads='' boots=1 cpus=1
+workloads='' boots=1 cpus=1 numa=()
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--kernels | --modes | --count | --config | --workloads | --boots | --cpus)
+	--kernels | --modes | --count | --config | --workloads | --boots | --cpus | --numa)
 		[ $# -ge 2 ] || die "$1 needs a value (see $0 --help)"
 		case "$1" in
 		--kernels) kernels=$2 ;;
@@ -84,6 +87,7 @@ while [ $# -gt 0 ]; do
 		--workloads) workloads=$2 ;;
 		--boots) boots=$2 ;;
 		--cpus) cpus=$2 ;;
+		--numa) numa=(--numa "$2") ;;
 		esac
 		shift
 		;;
@@ -100,6 +104,9 @@ if ! [[ $count =~ ^[1-9][0-9]{0,7}$ ]] || [ "$count" -gt 10000000 ]; then
 fi
 [[ $boots =~ ^([1-9]|1[0-9]|20)$ ]] || die "--boots wants 1..20, got '$boots'"
 [[ $cpus =~ ^[1-8]$ ]] || die "--cpus wants 1..8, got '$cpus'"
+if [ ${#numa[@]} -gt 0 ] && { ! [[ ${numa[1]} =~ ^[2-8]$ ]] || [ $((cpus % numa[1])) != 0 ]; }; then
+	die "--numa wants 2..8 nodes that divide --cpus $cpus, got '${numa[1]}'"
+fi
 cfg=$(bench_configset "$cfg")
 known=$(known_workloads)
 [ "$workloads" != all ] || workloads=$known
@@ -144,6 +151,7 @@ emitted() { console_block "$1" "$2"; }
 res="$OUT_DIR/bench-$BASE"
 [ "$cfg" = test ] || [ "$cfg" = bench ] || res+="-$cfg"
 [ "$cpus" = 1 ] || res+="-smp$cpus"
+[ ${#numa[@]} = 0 ] || res+="-numa${numa[1]}"
 mkdir -p "$res"
 rm -f "$res"/*.json "$res"/*.txt "$res"/*.cpu "$res"/*.hits "$res"/*-workloads*.log
 # --boots rounds of boots, each kernel and mode once a round (round i > 1
@@ -157,7 +165,7 @@ for ((i = 1; i <= boots; i++)); do
 	for k in "${kernels[@]}"; do
 		for m in "${modes[@]}"; do
 			log="$res/$k-$m$sfx.log"
-			"$REPO_ROOT/scripts/boot-guest.sh" "${accel[@]}" --smp "$cpus" --timeout $((1800 * cpus)) \
+			"$REPO_ROOT/scripts/boot-guest.sh" "${accel[@]}" --smp "$cpus" "${numa[@]}" --timeout $((1800 * cpus)) \
 				--append "harness.count=$count$salt" --log "$log" "$k" "$cfg" "$m" bench ||
 				die "benchmark of $k in mode $m failed (console log: $log)"
 			emitted bench.json "$log" >"$res/$k-$m$sfx.json"
@@ -169,7 +177,7 @@ for ((i = 1; i <= boots; i++)); do
 				die "$k in mode $m brought up $(console_cpus "$log") CPUs, not --cpus $cpus (CONFIG_NR_CPUS?; console log: $log)"
 			[ -n "$workloads" ] || continue
 			log="$res/$k-$m-workloads$sfx.log"
-			"$REPO_ROOT/scripts/boot-guest.sh" "${accel[@]}" --smp "$cpus" --timeout $((3600 * cpus)) \
+			"$REPO_ROOT/scripts/boot-guest.sh" "${accel[@]}" --smp "$cpus" "${numa[@]}" --timeout $((3600 * cpus)) \
 				--append "harness.workloads=$workloads$salt" --log "$log" "$k" "$cfg" "$m" workloads ||
 				wfail+=("$k/$m (console log: $log)")
 			emitted workloads.json "$log" >"$res/$k-$m.workloads$sfx.json"
@@ -179,7 +187,7 @@ done
 sng=''
 [ -z "$workloads" ] || sng="stress-ng $(stress-ng --version | sed -n 's/.*version \([^ ]*\).*/\1/p') (Debian)"
 if [ "${accel[0]}" = --icount ]; then
-	method="QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p') TCG -cpu max -icount shift=0,sleep=off, $cpus vCPU(s): 1 guest ns = 1 guest instruction; figures repeat exactly (stddev 0)"
+	method="QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p') TCG -cpu max -icount shift=0,sleep=off, $cpus vCPU(s)${numa[1]:+ in ${numa[1]} NUMA nodes}: 1 guest ns = 1 guest instruction; figures repeat exactly (stddev 0)"
 else
 	method="QEMU KVM -cpu host, $cpus vCPU(s): wall-clock ns"
 fi

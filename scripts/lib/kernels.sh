@@ -133,12 +133,12 @@ build_dir() {
 }
 
 # bench_configset CFG: the config set whose kernels run-bench.sh --config
-# CFG boots (bench, test, vmemmap or distro). Without extra fragments
+# CFG boots (bench, test, vmemmap, distro, rtbench or numa). Without extra fragments
 # (BASE_BENCH_FRAGMENTS) the bench kernels are the test kernels: built once.
 bench_configset() {
 	case "$1" in
 	bench) if [ -n "${BASE_BENCH_FRAGMENTS:-}" ]; then echo bench; else echo test; fi ;;
-	test | vmemmap | distro) printf '%s\n' "$1" ;;
-	*) die "--config wants bench, test, vmemmap or distro, got '$1'" ;;
+	test | vmemmap | distro | rtbench | numa) printf '%s\n' "$1" ;;
+	*) die "--config wants bench, test, vmemmap, distro, rtbench or numa, got '$1'" ;;
 	esac
 }

@@ -555,6 +555,65 @@ test_kept_limit() {
 	parent_verdict kept_limit
 }
 
+# nolock_irq: kmalloc_nolock() and kfree_nolock() of 64-byte objects
+# charged to cgroup t, from a timer in hard irq on CPU 0 (on PREEMPT_RT
+# from softirq, then from hard irq, where every allocation must fail),
+# while a task of t's child l allocates and frees objects of the same
+# kmalloc cache on CPU 0 (kmem_bench "nolock"): the timer interrupts the
+# task in the cache and takes objects the task freed (kept charged to l by
+# the kept-objects series). Once both cgroups are gone, their parent keeps
+# nothing but its remainder: no charge lost or taken twice (on the debug
+# kernel, the console check catches lockdep and WARN reports). Skipped
+# without kmem_bench.ko or kmalloc_nolock() (kernels before 6.18)
+test_nolock_irq() {
+	if ! slab_charged; then
+		result skip nolock_irq "slab objects are not charged in this mode"
+		return
+	fi
+	if ! kmem_bench_loaded; then
+		result skip nolock_irq "no kmem_bench.ko for this kernel"
+		return
+	fi
+	p=$(parent stk-nolock) || { result fail nolock_irq "no cgroup"; return; }
+	if ! mkdir "$p/t" || ! echo +memory >"$p/t/cgroup.subtree_control" ||
+		! mkdir "$p/t/l"; then
+		result fail nolock_irq "no cgroup"
+		return
+	fi
+	ctxs=hard
+	[ "$(cat /sys/kernel/realtime 2>/dev/null)" = 1 ] && ctxs="soft hard"
+	bad='' skip=''
+	for ctx in $ctxs; do
+		# shellcheck disable=SC2016 # $1 and $2 are the inner shell's
+		err=$(taskset -c 0 sh -c 'echo 0 >"$1/cgroup.procs" &&
+			echo "nolock 100000 $2" >/proc/kmem_bench' _ "$p/t/l" "$ctx" 2>&1) || {
+			case $err in
+			*'not supported'*) skip="no kmalloc_nolock() in this kernel" ;;
+			*) bad="$bad nolock $ctx: $err;" ;;
+			esac
+			break
+		}
+		line=$(sed -n 's/^kmem_bench //p' /proc/kmem_bench)
+		echo "# $line"
+		fired=$(echo "$line" | sed -n 's/.* fired=\([0-9]*\).*/\1/p')
+		got=$(echo "$line" | sed -n 's/.* allocated=\([0-9]*\).*/\1/p')
+		if [ "${fired:-0}" = 0 ]; then
+			bad="$bad the $ctx timer never fired;"
+		elif [ "$ctx" = hard ] && [ "$ctxs" != hard ]; then
+			[ "$got" = 0 ] || bad="$bad PREEMPT_RT: $got kmalloc_nolock() in hard irq succeeded;"
+		elif [ "${got:-0}" = 0 ]; then
+			bad="$bad no kmalloc_nolock() from $ctx irq succeeded;"
+		fi
+	done
+	rmdir "$p/t/l" "$p/t" || bad="$bad cannot remove t;"
+	if [ -n "$skip" ] && [ -z "$bad" ]; then
+		rmdir "$p"
+		result skip nolock_irq "$skip"
+		return
+	fi
+	parent_verdict nolock_irq
+}
+
 # churn_stats: after cross-cgroup alloc/free churn from both CPUs, a
 # cgroup's slab counter returns to within the stock tolerance and its
 # parent is left with nothing charged but its own objcg's remainder
@@ -678,6 +737,7 @@ bulk_error     debug
 destroy_kept   debug
 sock_kept      -      the debug group's list never named it
 kept_limit     debug
+nolock_irq     debug
 churn_stats    full   left 40960 bytes on its parent without a memory.stat entry once in four debug-kernel runs (2026-12-06, not traced): --full until understood
 hotplug_load   debug
 cgroups_1000   full   about 10 min on the debug kernel under TCG

@@ -48,6 +48,21 @@
  * still has objects" (a WARN) and keep the cache.  Between the two, the
  * cache's SLUB_STATS counters say whether anything was kept.
  *
+ * "nolock <n> hard|soft" (kernels with kmalloc_nolock(), 6.18 and later)
+ * is no benchmark either: a timer pinned to the writer's CPU fires every
+ * KB_NL_PERIOD_NS in hard-irq (hard) or softirq (soft) context and there
+ * frees, with kfree_nolock(), and allocates again, with
+ * kmalloc_nolock(__GFP_ACCOUNT), KB_NL_BURST of a ring of KB_NL_RING
+ * objects of KB_NL_SIZE bytes, charged by set_active_memcg() to the parent
+ * of the writer's memory cgroup, while the writer allocates and frees <n>
+ * objects of the same size with kmalloc(GFP_KERNEL_ACCOUNT), charged to
+ * its own: both use the same kmalloc cache, so the timer can interrupt the
+ * writer inside it and take objects that the writer freed. The result
+ * line says how often the timer fired and how many of its allocations
+ * succeeded and failed (on PREEMPT_RT, kmalloc_nolock() fails in hard irq
+ * by design). What stays charged to either cgroup is for the harness to
+ * see.
+ *
  * Unless "slab_nomerge" is given on the kernel command line, the benchmark
  * caches may be merged with existing compatible caches (e.g. the kmalloc
  * caches of the same size).
@@ -58,11 +73,13 @@
 #include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/fs.h>
+#include <linux/hrtimer.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/kstrtox.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
+#include <linux/memcontrol.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -70,6 +87,7 @@
 #include <linux/mutex.h>
 #include <linux/proc_fs.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -473,6 +491,131 @@ static int kb_destroy(void)
 	return 0;
 }
 
+#ifdef kmalloc_nolock
+#define KB_NL_SIZE		64U
+#define KB_NL_RING		8U
+#define KB_NL_BURST		4U
+#define KB_NL_PERIOD_NS		(20 * NSEC_PER_USEC)
+
+/* The state of one "nolock" run; under kb_nl_mutex, and the timer's. */
+static struct {
+	struct hrtimer timer;
+	struct mem_cgroup *memcg;
+	void *ring[KB_NL_RING];
+	unsigned int pos;
+	unsigned long fired, allocated, failed;
+} kb_nl;
+static DEFINE_MUTEX(kb_nl_mutex);
+
+static enum hrtimer_restart kb_nl_fire(struct hrtimer *timer)
+{
+	struct mem_cgroup *old = set_active_memcg(kb_nl.memcg);
+	unsigned int i;
+
+	for (i = 0; i < KB_NL_BURST; i++) {
+		void **slot = &kb_nl.ring[kb_nl.pos++ % KB_NL_RING];
+
+		kfree_nolock(*slot);
+		*slot = kmalloc_nolock(KB_NL_SIZE, __GFP_ACCOUNT, NUMA_NO_NODE);
+		if (*slot)
+			kb_nl.allocated++;
+		else
+			kb_nl.failed++;
+	}
+	set_active_memcg(old);
+	kb_nl.fired++;
+	hrtimer_forward_now(timer, ns_to_ktime(KB_NL_PERIOD_NS));
+	return HRTIMER_RESTART;
+}
+
+/*
+ * "nolock <n> hard|soft": kmalloc_nolock()/kfree_nolock() from a timer of
+ * that context on this CPU while this task kmalloc()s and kfree()s @n
+ * objects of the same size (see the top of the file).
+ */
+static int kb_nolock(unsigned int n, bool hard)
+{
+	enum hrtimer_mode mode = hard ? HRTIMER_MODE_REL_PINNED_HARD :
+				 HRTIMER_MODE_REL_PINNED_SOFT;
+	struct mem_cgroup *memcg;
+	char line[KB_LINE_MAX];
+	unsigned int i, done;
+	size_t size = KB_NL_SIZE;
+	int ret = 0;
+	void *p;
+
+	memcg = get_mem_cgroup_from_mm(current->mm);
+	if (!memcg || mem_cgroup_is_root(memcg) ||
+	    mem_cgroup_is_root(parent_mem_cgroup(memcg))) {
+		mem_cgroup_put(memcg);
+		return -EINVAL;
+	}
+	mutex_lock(&kb_nl_mutex);
+	memset(kb_nl.ring, 0, sizeof(kb_nl.ring));
+	kb_nl.pos = 0;
+	kb_nl.fired = 0;
+	kb_nl.allocated = 0;
+	kb_nl.failed = 0;
+	kb_nl.memcg = parent_mem_cgroup(memcg);
+	hrtimer_setup(&kb_nl.timer, kb_nl_fire, CLOCK_MONOTONIC, mode);
+	/* The timer fires on this CPU: so must the loop run. */
+	migrate_disable();
+	hrtimer_start(&kb_nl.timer, ns_to_ktime(KB_NL_PERIOD_NS), mode);
+	for (i = 0; i < n; i++) {
+		OPTIMIZER_HIDE_VAR(size);
+		p = kmalloc(size, GFP_KERNEL_ACCOUNT);
+		if (!p) {
+			ret = -ENOMEM;
+			break;
+		}
+		kfree(p);
+		if (i % KB_CHUNK)
+			continue;
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		cond_resched();
+	}
+	done = i;
+	hrtimer_cancel(&kb_nl.timer);
+	migrate_enable();
+	for (i = 0; i < KB_NL_RING; i++)
+		kfree_nolock(kb_nl.ring[i]);
+	scnprintf(line, sizeof(line),
+		  "nolock %s iters=%u fired=%lu allocated=%lu failed=%lu",
+		  hard ? "hard" : "soft", done,
+		  kb_nl.fired, kb_nl.allocated, kb_nl.failed);
+	kb_nl.memcg = NULL;
+	mutex_unlock(&kb_nl_mutex);
+	mem_cgroup_put(memcg);
+	if (!ret)
+		kb_set_text(line);
+	return ret;
+}
+
+/* Parses "<n> hard|soft" of "nolock" and runs it. */
+static int kb_nolock_cmd(char *arg)
+{
+	char *tok = arg ? strsep(&arg, " \t") : NULL;
+	unsigned int n;
+
+	if (!tok || kstrtouint(tok, 10, &n) || !kb_iters_valid(n) || !arg)
+		return -EINVAL;
+	arg = skip_spaces(arg);
+	if (!strcmp(arg, "hard"))
+		return kb_nolock(n, true);
+	if (!strcmp(arg, "soft"))
+		return kb_nolock(n, false);
+	return -EINVAL;
+}
+#else
+static int kb_nolock_cmd(char *arg)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
 /* Parses "<api> <size> <acct>" into @f; -EINVAL unless all three are known. */
 static int kb_parse_filter(char *arg, struct kb_filter *f)
 {
@@ -536,6 +679,10 @@ static ssize_t kb_proc_write(struct file *file, const char __user *ubuf,
 		if (kb_parse_objects(arg, &n))
 			return -EINVAL;
 		ret = kb_keep(n);
+		return ret ? ret : count;
+	}
+	if (!strcmp(cmd, "nolock")) {
+		ret = kb_nolock_cmd(arg);
 		return ret ? ret : count;
 	}
 	if (!strcmp(cmd, "destroy")) {
