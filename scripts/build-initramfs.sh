@@ -1,13 +1,13 @@
 #!/bin/bash
 # Build the guest initramfs: busybox-static, the guest jobs (tests/guest),
-# the mqueue benchmark, Debian's stress-ng and rt-tests' hackbench with the
-# shared libraries they need (tests/workloads.conf) and the in-tree cgroup
-# and mqueue selftests built statically from a kernel tree (default: the
-# patched tree if the series is applied, else the base tree); and beside
-# it pgsql.cpio, PostgreSQL 15 for the pgbench workloads, which
-# boot-guest.sh adds for the workloads job. One initramfs serves every
-# kernel of a run, so benchmark figures compare kernels, not initramfs
-# contents.
+# the mqueue benchmark, Debian's stress-ng and rt-tests' hackbench and
+# cyclictest with the shared libraries they need (tests/workloads.conf)
+# and the in-tree cgroup and mqueue selftests built statically from a
+# kernel tree (default: the patched tree if the series is applied, else
+# the base tree); and beside it pgsql.cpio, PostgreSQL 15 for the pgbench
+# workloads, which boot-guest.sh adds for the workloads job. One initramfs
+# serves every kernel of a run, so benchmark figures compare kernels, not
+# initramfs contents.
 # Usage: scripts/build-initramfs.sh [base|patched]
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -29,6 +29,7 @@ load_base
 need_cmd cpio cpio
 need_cmd stress-ng stress-ng
 need_cmd hackbench rt-tests
+need_cmd cyclictest rt-tests
 need_busybox
 
 if [ -z "$variant" ]; then
@@ -73,8 +74,9 @@ shared_libs() {
 	done | sort -u
 }
 
-# stress-ng and hackbench are dynamically linked: take their libraries.
-for prog in stress-ng hackbench; do
+# stress-ng, hackbench and cyclictest are dynamically linked: take their
+# libraries.
+for prog in stress-ng hackbench cyclictest; do
 	bin=$(command -v "$prog")
 	install -D -m 0755 "$bin" "$stage/usr/bin/$prog"
 	libs=$(shared_libs "$bin")

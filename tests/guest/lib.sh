@@ -62,7 +62,8 @@ emit_file() {
 	echo "HARNESS-END $1"
 }
 
-# run_workloads CGROUP LIST FILE: run the workloads (stress-ng, hackbench) named in LIST
+# run_workloads CGROUP LIST FILE: run the workloads (stress-ng, hackbench,
+# pgbench, cyclictest) named in LIST
 # (comma-separated, from /tests/workloads.conf) one after the other, each
 # started inside CGROUP, and append one JSON line per workload to FILE:
 # guest ns per bogo op, or the error. A workload that fails or outlives
@@ -102,6 +103,11 @@ run_workloads() {
 		if [ "${1:-}" = pgbench ]; then
 			shift
 			run_pgbench "$_cg" "$_w" "$_ops" "$_out" "$@"
+			continue
+		fi
+		if [ "${1:-}" = cyclictest ]; then
+			shift
+			run_cyclictest "$_cg" "$_w" "$_ops" "$_out" "$@"
 			continue
 		fi
 		rm -f /tmp/sng.yaml
@@ -242,6 +248,49 @@ run_hackbench() {
 	fi
 	awk -v w="$_hw" -v t="$_t" -v m="$((_hg * _hf * _hf * _hl))" -v c="$((_ctxt1 - _ctxt0))" 'BEGIN {
 		printf "{\"workload\":\"%s\",\"ops\":%d,\"ns_per_op\":%.1f,\"ctxt_per_kop\":%.1f}\n", w, m, t * 1e9 / m, 1000 * c / m }' >>"$_hout"
+}
+
+# run_cyclictest CGROUP NAME LOOPS FILE idle|load [cyclictest arguments]:
+# one run of rt-tests' cyclictest (LOOPS wakeups, results in ns), started
+# where the job is, not in CGROUP; with "load", a task of CGROUP on every
+# vCPU but 0 (on vCPU 0 if it is the only one) meanwhile sends and receives
+# messages and makes pipes (slab-fill churn and pipes: charged objects
+# allocated and freed) until cyclictest is done. Appends a JSON line to
+# FILE: its maximum latency as ns_per_op, its average as avg_ns, or the
+# error. Under QEMU icount a latency is counted in guest instructions.
+run_cyclictest() {
+	_ccg=$1 _cw=$2 _cl=$3 _cout=$4 _cload=$5
+	shift 5
+	_cn=$(grep -c '^processor' /proc/cpuinfo)
+	_cpids=''
+	rm -f /tmp/cyclictest.stop
+	if [ "$_cload" = load ]; then
+		_c=1
+		[ "$_cn" -gt 1 ] || _c=0
+		while [ "$_c" -lt "$_cn" ]; do
+			# shellcheck disable=SC2016 # the inner shell's
+			sh -c 'while [ ! -e /tmp/cyclictest.stop ]; do
+				slab-fill churn "$1" "$1" "$2" 500 && slab-fill pipes "$1" "$2" 100 || exit 1
+			done' _ "$_ccg" "$_c" >/dev/null 2>&1 &
+			_cpids="$_cpids $!"
+			_c=$((_c + 1))
+		done
+	fi
+	_clog=$( (cd /tmp && exec timeout "${H_wtimeout:-600}" cyclictest "$@" -l "$_cl" -q -N) 2>&1)
+	_rc=$?
+	: >/tmp/cyclictest.stop
+	_lrc=0
+	for _p in $_cpids; do
+		wait "$_p" || _lrc=$?
+	done
+	echo "$_clog"
+	_max=$(echo "$_clog" | sed -n 's/^T: *0 .* Max: *\([0-9]*\).*/\1/p' | head -n 1)
+	_avg=$(echo "$_clog" | sed -n 's/^T: *0 .* Avg: *\([0-9]*\).*/\1/p' | head -n 1)
+	if [ "$_rc" -ne 0 ] || [ -z "$_max" ] || [ "$_lrc" -ne 0 ]; then
+		workload_failed "$_cw" "$_cout" "$_rc" "cyclictest exit $_rc, load exit $_lrc"
+		return
+	fi
+	echo "{\"workload\":\"$_cw\",\"ops\":$_cl,\"ns_per_op\":$_max,\"avg_ns\":$_avg}" >>"$_cout"
 }
 
 # emit_cpu: what the guest's CPU model is and which mitigations the kernel
