@@ -10,7 +10,7 @@
 #   is fetched into the cache by fetch-base-package.sh, never installed.
 #   The send group also makes the newest base's tree (its MAINTAINERS gives
 #   To/Cc). With KSRC set the trees come from KSRC: no source package.
-# --groups: run-tests.sh's style, apply, bisect, boot, debug, send;
+# --groups: run-tests.sh's style, apply, bisect, boot, debug, configs, send;
 #   bench (run-bench.sh); profile (profile-workload.sh); all (the default).
 # --dry-run: print the packages needed (one line) and the missing ones
 #   (another); install nothing.
@@ -30,6 +30,7 @@
 #   bisect   prepare kbuild
 #   boot     prepare kbuild guest
 #   debug    prepare kbuild guest
+#   configs  prepare kbuild guest
 #   send     prepare check git-email libmailtools-perl b4
 #   bench    prepare kbuild guest python3 gnuplot-nox
 #   profile  build-essential libglib2.0-dev pkg-config qemu-system-x86
@@ -38,7 +39,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-all_groups=style,apply,bisect,boot,debug,send,bench,profile
+all_groups=style,apply,bisect,boot,debug,configs,send,bench,profile
 groups=all which=all dry=''
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -90,7 +91,7 @@ for g in ${groups//,/ }; do
 	style) pkgs+=("${prepare[@]}" "${check[@]}" shellcheck build-essential stress-ng rt-tests) ;;
 	apply) pkgs+=("${prepare[@]}" quilt) ;;
 	bisect) pkgs+=("${prepare[@]}" "${kbuild[@]}") ;;
-	boot | debug) pkgs+=("${prepare[@]}" "${kbuild[@]}" "${guest[@]}") ;;
+	boot | debug | configs) pkgs+=("${prepare[@]}" "${kbuild[@]}" "${guest[@]}") ;;
 	# git send-email (Debian's git-email wants Mail::Address:
 	# libmailtools-perl), b4-send.sh (b4), get_maintainer.pl (perl).
 	send) pkgs+=("${prepare[@]}" "${check[@]}" git-email libmailtools-perl b4) ;;
@@ -110,7 +111,7 @@ for b in "${bases[@]}"; do
 	[ -f "$REPO_ROOT/bases/$b.conf" ] || die "unknown base '$b' (bases: ${all_bases[*]}, or all)"
 done
 [[ ",$groups," != *,send,* ]] || bases+=("${all_bases[-1]}")
-if [ -z "${KSRC:-}" ] && [[ ",$groups," =~ ,(style|apply|bisect|boot|debug|send|bench), ]]; then
+if [ -z "${KSRC:-}" ] && [[ ",$groups," =~ ,(style|apply|bisect|boot|debug|configs|send|bench), ]]; then
 	src=()
 	for b in "${bases[@]}"; do
 		if [ -z "$(base_setting "$b" BASE_SUITE)" ]; then
