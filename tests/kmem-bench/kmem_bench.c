@@ -495,7 +495,7 @@ static int kb_destroy(void)
 #define KB_NL_SIZE		64U
 #define KB_NL_RING		8U
 #define KB_NL_BURST		4U
-#define KB_NL_PERIOD_NS		(20 * NSEC_PER_USEC)
+#define KB_NL_PERIOD_NS		(50 * NSEC_PER_USEC)
 
 /* The state of one "nolock" run; under kb_nl_mutex, and the timer's. */
 static struct {
