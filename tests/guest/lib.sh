@@ -254,14 +254,15 @@ run_hackbench() {
 # arguments]: one run of rt-tests' cyclictest (LOOPS wakeups, results in
 # ns), started where the job is, not in CGROUP; with "load", a task of
 # CGROUP on every vCPU but 0 (on vCPU 0 if it is the only one), with
-# "same" on every vCPU, vCPU 0 included, meanwhile sends and receives
+# "same" on vCPU 0 only, meanwhile sends and receives
 # messages and makes pipes (slab-fill churn and pipes: charged objects
 # allocated and freed) until cyclictest is done. Appends a JSON line to
 # FILE: its maximum latency as ns_per_op, its average as avg_ns, or the
 # error. Under QEMU icount a latency is counted in guest instructions, and
 # the vCPUs take turns in one host thread: a wakeup on vCPU 0 waits for
-# the turn of another vCPU to end ("load" measures that), where a load on
-# vCPU 0 itself is preempted by the kernel ("same").
+# the turn of another vCPU to end ("load" measures that too), where a
+# load on vCPU 0 alone must be preempted by the kernel ("same": the other
+# vCPUs idle, which takes no turn).
 run_cyclictest() {
 	_ccg=$1 _cw=$2 _cl=$3 _cout=$4 _cload=$5
 	shift 5
@@ -269,9 +270,10 @@ run_cyclictest() {
 	_cpids=''
 	rm -f /tmp/cyclictest.stop
 	if [ "$_cload" != idle ]; then
-		_c=1
-		[ "$_cn" -gt 1 ] && [ "$_cload" = load ] || _c=0
-		while [ "$_c" -lt "$_cn" ]; do
+		_c=1 _last=$_cn
+		[ "$_cn" -gt 1 ] || _c=0
+		[ "$_cload" != same ] || _c=0 _last=1
+		while [ "$_c" -lt "$_last" ]; do
 			# shellcheck disable=SC2016 # the inner shell's
 			sh -c 'while [ ! -e /tmp/cyclictest.stop ]; do
 				slab-fill churn "$1" "$1" "$2" 500 && slab-fill pipes "$1" "$2" 100 || exit 1
