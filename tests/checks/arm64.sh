@@ -38,7 +38,13 @@ kasan_kept_only() {
 			exit !(wins == 1 && uaf == 1 && dbl == 1)
 		}' "$1" >"$rest" || return 1
 	grep -E 'BUG: KASAN:' "$1" || true
-	no_splat "$rest"
+	no_splat "$rest" && kmemleak_on "$1"
+}
+
+# kmemleak_on LOG: kmemleak did not turn itself off (it does on an error
+# of its own, e.g. an object allocated twice), which no_splat does not see.
+kmemleak_on() {
+	! grep -n 'Kernel memory leak detector disabled' "$1"
 }
 
 group_arm64() {
@@ -63,6 +69,7 @@ group_arm64() {
 	check "arm64: [arm64-kasan default] selftests and churn pass (or fail as on the base)" \
 		results_ok default "$logdir/results-arm64-kasan-default.txt"
 	check "arm64: [arm64-kasan default] no WARNING, BUG, lockdep, KASAN or kmemleak report" no_splat "$log"
+	check "arm64: [arm64-kasan default] kmemleak stayed on" kmemleak_on "$log"
 	# KASAN reports only its first bug without kasan_multi_shot; a
 	# report must not end the guest (kasan.fault=report, no
 	# panic_on_warn).

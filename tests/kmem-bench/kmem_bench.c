@@ -570,10 +570,10 @@ static int kb_misuse(unsigned int n)
 		else
 			p[got++] = q;
 	}
-	for (i = 0; i < got; i++)
-		kmem_cache_free(kb_keep_cache, p[i]);
 	scnprintf(line, sizeof(line), "misuse objects=%u allocated=%u twice=%u",
 		  n, i, twice);
+	for (i = 0; i < got; i++)
+		kmem_cache_free(kb_keep_cache, p[i]);
 	kb_set_text(line);
 out:
 	mutex_unlock(&kb_keep_mutex);
