@@ -711,7 +711,8 @@ test_hotplug_load() {
 # this test in a boot of its own (tests/checks/arm64.sh), with
 # kasan_multi_shot (without it KASAN reports its first bug only).
 # Skipped without tag-based KASAN ($kasan_tags, read from the boot log
-# once), without kasan_multi_shot or without kmem_bench.ko
+# once), without kasan_multi_shot, without kmem_bench.ko or on a kernel
+# that keeps no charged objects (no SLUB_STATS counter free_charged)
 test_kasan_kept() {
 	if [ -z "$kasan_tags" ]; then
 		result skip kasan_kept "no tag-based KASAN (kasan_kept runs on an arm64 kernel of config set arm64-kasan)"
@@ -724,6 +725,11 @@ test_kasan_kept() {
 	fi
 	if ! kmem_bench_loaded; then
 		result skip kasan_kept "no kmem_bench.ko for this kernel"
+		return
+	fi
+	set -- /sys/kernel/slab/*/free_charged
+	if [ ! -r "$1" ]; then
+		result skip kasan_kept "this kernel keeps no charged objects (no SLUB_STATS counter free_charged)"
 		return
 	fi
 	p=$(parent stk-kasan) || { result fail kasan_kept "no cgroup"; return; }
