@@ -66,6 +66,12 @@ group_arm64() {
 			sh "$REPO_ROOT/tests/guest/stock-tests.sh" --list
 		return
 	fi
+	# Not nolock_irq: tag-based KASAN records every allocation in its
+	# stack ring under a rwlock_t (save_stack_info() in mm/kasan/tags.c),
+	# which kmalloc_nolock() from a hard irq takes there too: lockdep's
+	# "BUG: Invalid wait context" (raw lock nesting) on the base kernel as
+	# on the patched one, not a report of the series.
+	stock=$(printf '%s\n' "${stock//,/$'\n'}" | grep -vx nolock_irq | paste -sd, -)
 	log="$logdir/arm64-kasan-default.log"
 	check "arm64: [arm64-kasan default] boots, runs cgroup/test_kmem, cgroup/test_kmem_slab, harness/stock and cgroup churn" \
 		boot_runs "$log" --timeout 3600 --mem 1024 \
