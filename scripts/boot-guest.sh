@@ -22,7 +22,8 @@
 #   --append STR    more kernel command-line arguments
 #   --args STR      harness.args for the job (e.g. selftest list)
 #   --log FILE      console log (default $OUT_DIR/logs/...)
-#   --kernel FILE   boot this bzImage instead of the variant's build
+#   --kernel FILE   boot this bzImage (arm64: Image) instead of the
+#                   variant's build
 #   --initrd FILE   boot with this initramfs as it is (no modules added)
 #                   instead of the harness's; with --kernel and --initrd,
 #                   VARIANT and CONFIGSET may be '-' (a kernel of your own,
@@ -34,6 +35,10 @@
 #                   this would make, kept in a directory it names), and
 #                   boot nothing (no KVM probe either: KVM only if an
 #                   earlier boot found it usable)
+# A config set named arm64-* (scripts/lib/kernels.sh: configset_arch)
+# boots arm64: qemu-system-aarch64 -M virt -cpu max under TCG (no KVM on
+# this x86 host), console ttyAMA0, the arm64 initramfs
+# (build-initramfs.sh --arch arm64); no --numa or --icount there.
 # The guest's side: tests/contract.conf (the harness.* keys a job reads,
 # the HARNESS-* lines it prints, the exit codes); a harness.* key it does
 # not list is refused. The console log is read by scripts/console.awk.
@@ -89,9 +94,11 @@ if [ "$variant" = - ] || [ "$set" = - ]; then
 	if [ -z "$kernel" ] || [ -z "$initrd" ]; then
 		die "VARIANT or CONFIGSET '-' needs --kernel and --initrd (see --help)"
 	fi
+	arch=x86_64
 else
 	tree_dir "$variant" >/dev/null
 	configset_fragments "$set" >/dev/null
+	arch=$(configset_arch "$set")
 fi
 if [ ! -f "$REPO_ROOT/tests/guest/job-$job.sh" ]; then
 	jobs=$(cd "$REPO_ROOT/tests/guest" && for f in job-*.sh; do f=${f#job-}; echo "${f%.sh}"; done | paste -sd' ' -)
@@ -104,12 +111,20 @@ flags=$(mode_field "$mode" 3)
 [ -z "$smp" ] || [[ $smp =~ ^[1-9][0-9]?$ ]] || die "--smp wants a number of CPUs, got '$smp'"
 [ -z "$numa" ] || [[ $numa =~ ^[1-8]$ ]] || die "--numa wants a number of nodes (1..8), got '$numa'"
 case "$accel" in '' | kvm | tcg) ;; *) die "--accel wants kvm or tcg, got '$accel'" ;; esac
-need_cmd qemu-system-x86_64 qemu-system-x86
+if [ "$arch" = x86_64 ]; then
+	need_cmd qemu-system-x86_64 qemu-system-x86
+else
+	need_cmd qemu-system-aarch64 qemu-system-arm
+	[ -z "$numa" ] || die "--numa: not on an arm64 guest"
+	[ -z "$icount" ] || die "--icount: not on an arm64 guest (job $job)"
+	[ -z "$accel" ] || [ "$accel" = tcg ] || die "--accel $accel: an arm64 guest runs under TCG"
+	accel=tcg
+fi
 if [ -z "$kernel" ]; then
 	# A build that failed may still hold the kernel it was copied from.
 	[ -f "$(build_dir "$variant" "$set")/.harness-source" ] ||
 		die "no complete $variant/$set build (run scripts/build-kernel.sh $variant $set)"
-	kernel=$(build_dir "$variant" "$set")/arch/x86/boot/bzImage
+	kernel=$(kernel_image_path "$(build_dir "$variant" "$set")" "$arch")
 fi
 [ -f "$kernel" ] || die "no kernel at $kernel (run scripts/build-kernel.sh $variant $set)"
 
@@ -159,8 +174,8 @@ mods='' initrd_given=$initrd
 if [ -n "$initrd" ]; then
 	[ -f "$initrd" ] || die "no initramfs at $initrd"
 else
-	initrd=$(initramfs_path)
-	[ -f "$initrd" ] || die "no initramfs at $initrd (run scripts/build-initramfs.sh)"
+	initrd=$(initramfs_path "$arch")
+	[ -f "$initrd" ] || die "no initramfs at $initrd (run scripts/build-initramfs.sh$([ "$arch" = x86_64 ] || echo " --arch $arch"))"
 	mods="$(build_dir "$variant" "$set")/harness-modules.cpio"
 fi
 
@@ -176,12 +191,19 @@ if [ "$job" = workloads ] && [ -z "$initrd_given" ] && [ -f "$(pgsql_cpio_path)"
 	cat "$(pgsql_cpio_path)" >>"$rundir/initrd"
 fi
 
-cmdline="console=ttyS0 panic=-1 oops=panic brd.rd_nr=1 brd.rd_size=524288"
+console=ttyS0
+[ "$arch" = x86_64 ] || console=ttyAMA0
+cmdline="console=$console panic=-1 oops=panic brd.rd_nr=1 brd.rd_size=524288"
 cmdline+=" harness.job=$job harness.cg=$cg${args:+ harness.args=$args}"
 cmdline+="${flags:+ $flags}${append:+ $append}"
 check_harness_keys "$cmdline"
 
-qemu=(qemu-system-x86_64 -machine q35 -m "$mem" -smp "$smp" -no-reboot
+if [ "$arch" = x86_64 ]; then
+	qemu=(qemu-system-x86_64 -machine q35)
+else
+	qemu=(qemu-system-aarch64 -machine virt)
+fi
+qemu+=(-m "$mem" -smp "$smp" -no-reboot
 	-display none -monitor none -serial stdio -nodefaults
 	-kernel "$kernel" -initrd "$rundir/initrd" -append "$cmdline")
 if [ -n "$numa" ]; then
@@ -201,8 +223,12 @@ if [ -n "$numa" ]; then
 fi
 if [ "$accel" = kvm ]; then
 	qemu+=(-accel kvm -cpu host)
-else
+elif [ "$arch" = x86_64 ]; then
 	qemu+=(-accel tcg -cpu max)
+else
+	# pauth-impdef: pointer authentication with QEMU's own cheap hash
+	# instead of QARMA, which costs much under TCG.
+	qemu+=(-accel tcg -cpu 'max,pauth-impdef=on')
 fi
 # icount makes guest time deterministic; -seed and a virtual RTC do the
 # same for the guest's random numbers (RDRAND) and its wall clock, which

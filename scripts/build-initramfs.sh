@@ -8,7 +8,14 @@
 # workloads, which boot-guest.sh adds for the workloads job. One initramfs
 # serves every kernel of a run, so benchmark figures compare kernels, not
 # initramfs contents.
-# Usage: scripts/build-initramfs.sh [base|patched]
+# --arch arm64 builds the initramfs of the arm64 guests instead
+# (initramfs-arm64.cpio beside it): Debian bookworm's busybox-static for
+# arm64 (a private apt, scripts/lib/guest.sh: arm64_busybox), the guest
+# jobs, the cgroup selftests and the test programs cross-compiled
+# statically with aarch64-linux-gnu-gcc; no mqueue selftests (they link
+# libpopt, which has no arm64 package here), stress-ng, hackbench or
+# PostgreSQL: the arm64 guests run the tests, not the benchmark.
+# Usage: scripts/build-initramfs.sh [--arch x86_64|arm64] [base|patched]
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -18,6 +25,13 @@ set -euo pipefail
 . "$REPO_ROOT/scripts/lib/kernels.sh"
 # shellcheck source=scripts/lib/guest.sh
 . "$REPO_ROOT/scripts/lib/guest.sh"
+# shellcheck source=scripts/lib/apt.sh
+. "$REPO_ROOT/scripts/lib/apt.sh"
+arch=x86_64
+if [ "${1:-}" = --arch ]; then
+	arch=${2:-}
+	shift 2 || die "--arch needs a value (x86_64 or arm64)"
+fi
 variant=${1:-}
 case "$variant" in
 -h | --help) print_usage "$0"; exit 0 ;;
@@ -25,12 +39,22 @@ case "$variant" in
 *) die "unknown tree '$variant' (base or patched; see $0 --help)" ;;
 esac
 [ $# -le 1 ] || die "too many arguments (see $0 --help)"
+case "$arch" in x86_64 | arm64) ;; *) die "--arch wants x86_64 or arm64, got '$arch'" ;; esac
 load_base
 need_cmd cpio cpio
-need_cmd stress-ng stress-ng
-need_cmd hackbench rt-tests
-need_cmd cyclictest rt-tests
-need_busybox
+if [ "$arch" = x86_64 ]; then
+	need_cmd stress-ng stress-ng
+	need_cmd hackbench rt-tests
+	need_cmd cyclictest rt-tests
+	need_busybox
+	busybox=/bin/busybox
+else
+	need_arch_cc "$arch"
+	need_busybox
+	busybox=$(arm64_busybox)
+fi
+cc=$(arch_cc "$arch")
+read -ra archargs <<<"$(arch_make_args "$arch")"
 
 if [ -z "$variant" ]; then
 	variant=base
@@ -38,30 +62,35 @@ if [ -z "$variant" ]; then
 fi
 tree=$(tree_dir "$variant")
 [ -f "$tree/Makefile" ] || die "no $variant tree at $tree"
-out=$(initramfs_path)
-stage="$(work_dir)/build/initramfs.d"
-hdrs="$(work_dir)/build/headers-$variant"
-st="$(work_dir)/build/selftests-$variant"
+out=$(initramfs_path "$arch")
+# The x86_64 paths are those of before --arch (the same initramfs bytes).
+sfx=''
+[ "$arch" = x86_64 ] || sfx=-$arch
+stage="$(work_dir)/build/initramfs$sfx.d"
+hdrs="$(work_dir)/build/headers$sfx-$variant"
+st="$(work_dir)/build/selftests$sfx-$variant"
+selftests="cgroup mqueue"
+[ "$arch" = x86_64 ] || selftests=cgroup
 
-msg "building static test programs from the $variant tree"
-make -s -C "$tree" O="$hdrs" ARCH=x86_64 headers >/dev/null
-for t in cgroup mqueue; do
+msg "building static test programs ($arch) from the $variant tree"
+make -s -C "$tree" O="$hdrs" "${archargs[@]}" headers >/dev/null
+for t in $selftests; do
 	log="$st/$t.log"
 	mkdir -p "$st/$t"
-	make -C "$tree/tools/testing/selftests/$t" OUTPUT="$st/$t" \
+	make -C "$tree/tools/testing/selftests/$t" OUTPUT="$st/$t" "${archargs[@]}" \
 		KHDR_INCLUDES="-isystem $hdrs/usr/include" LDFLAGS=-static \
 		>"$log" 2>&1 || { tail -20 "$log" >&2; die "building the $t selftests failed (log: $log)"; }
 done
 mkdir -p "$st/bench"
-gcc -O2 -Wall -Wextra -Werror -static -o "$st/bench/mq-bench" \
+"$cc" -O2 -Wall -Wextra -Werror -static -o "$st/bench/mq-bench" \
 	"$REPO_ROOT/tests/mq-bench.c" -lrt
-gcc -O2 -Wall -Wextra -Werror -static -o "$st/bench/slab-fill" \
+"$cc" -O2 -Wall -Wextra -Werror -static -o "$st/bench/slab-fill" \
 	"$REPO_ROOT/tests/slab-fill.c" -lrt
-gcc -O2 -Wall -Wextra -Werror -static -o "$st/bench/lock-bench" \
+"$cc" -O2 -Wall -Wextra -Werror -static -o "$st/bench/lock-bench" \
 	"$REPO_ROOT/tests/lock-bench.c"
 
 msg "assembling $out"
-stage_guest "$stage"
+stage_guest "$stage" "$busybox"
 mkdir -p "$stage"/{lib/modules,tests/selftests}
 install -m 0755 "$REPO_ROOT"/tests/guest/job-*.sh "$stage/tests/"
 install -m 0755 "$st/bench/mq-bench" "$st/bench/slab-fill" "$st/bench/lock-bench" "$stage/tests/"
@@ -74,6 +103,19 @@ shared_libs() {
 	done | sort -u
 }
 
+# The harness's own TAP tests run like selftests.
+install -D -m 0755 "$REPO_ROOT/tests/guest/stock-tests.sh" "$stage/tests/selftests/harness/stock"
+install -D -m 0755 "$REPO_ROOT/tests/guest/detect-tests.sh" "$stage/tests/selftests/harness/detect"
+for t in $selftests; do
+	mkdir -p "$stage/tests/selftests/$t"
+	find "$st/$t" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/tests/selftests/$t/" \;
+done
+if [ "$arch" != x86_64 ]; then
+	pack_cpio "$stage" "$out.tmp"
+	mv "$out.tmp" "$out"
+	msg "initramfs: $out ($(du -h "$out" | cut -f1))"
+	exit 0
+fi
 # stress-ng, hackbench and cyclictest are dynamically linked: take their
 # libraries.
 for prog in stress-ng hackbench cyclictest; do
@@ -84,13 +126,6 @@ for prog in stress-ng hackbench cyclictest; do
 	for lib in $libs; do
 		install -D -m 0755 "$(readlink -f "$lib")" "$stage$lib"
 	done
-done
-# The harness's own TAP tests run like selftests.
-install -D -m 0755 "$REPO_ROOT/tests/guest/stock-tests.sh" "$stage/tests/selftests/harness/stock"
-install -D -m 0755 "$REPO_ROOT/tests/guest/detect-tests.sh" "$stage/tests/selftests/harness/detect"
-for t in cgroup mqueue; do
-	mkdir -p "$stage/tests/selftests/$t"
-	find "$st/$t" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/tests/selftests/$t/" \;
 done
 pack_cpio "$stage" "$out.tmp"
 mv "$out.tmp" "$out"

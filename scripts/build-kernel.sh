@@ -3,8 +3,11 @@
 # Usage: scripts/build-kernel.sh VARIANT CONFIGSET [make targets...]
 # VARIANT: base, patched, floor, pN, base+N[+M...], SERIES or base+SERIES
 # (scripts/lib/kernels.sh: tree_dir; made by make-prefix-tree.sh).
-# CONFIGSET is test, bench, debug, kasan, faultinj, slab, nomemcg, vmemmap
-# or distro (see config-fragments/sets.conf). pN is the base
+# CONFIGSET is test, bench, debug, kasan, faultinj, slab, nomemcg, vmemmap,
+# distro, ... or arm64-kasan (see config-fragments/sets.conf). A set named
+# arm64-* is an arm64 kernel (scripts/lib/kernels.sh: configset_arch),
+# cross-compiled with aarch64-linux-gnu-gcc; the default target is the
+# architecture's image: bzImage on x86_64, Image on arm64. pN is the base
 # plus the first N patches, SERIES the base plus a series of the stack and
 # the series it needs (scripts/make-prefix-tree.sh).
 # The build directory is cached; a second run is incremental, and one whose
@@ -29,7 +32,9 @@ load_base
 variant=$1 set=$2
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(bzImage)
+arch=$(configset_arch "$set")
+need_arch_cc "$arch"
+[ ${#targets[@]} -gt 0 ] || targets=("$(kernel_image "$arch")")
 tree=$(tree_dir "$variant")
 # (Outside the loop: a die in a command substitution would not stop us.)
 fl=$(configset_fragments "$set")
@@ -67,7 +72,7 @@ KBUILD_BUILD_TIMESTAMP=$(TZ=UTC git -C "$tree" log -1 --format=%cd \
 	--date=format-local:'%a %b %e %H:%M:%S UTC %Y' "$base" 2>/dev/null) ||
 	die "the tree $tree does not contain the base commit $base"
 export KBUILD_BUILD_VERSION=1 KBUILD_BUILD_USER=memcg-noslab KBUILD_BUILD_HOST=harness
-source_id="$head $(printf '%s' "$changes" | md5sum | cut -d' ' -f1) $stamp ${targets[*]} $(gcc --version | sed -n 1p) $KBUILD_BUILD_TIMESTAMP"
+source_id="$head $(printf '%s' "$changes" | md5sum | cut -d' ' -f1) $stamp ${targets[*]} $("$(arch_cc "$arch")" --version | sed -n 1p) $KBUILD_BUILD_TIMESTAMP"
 
 # Every kernel of a base is compiled from one source path (the tree
 # "kbuild") in one build path per config set (build/kbuild-SET): kbuild
@@ -133,7 +138,8 @@ if [ "$variant" != bisect ]; then
 fi
 mkdir -p "$obj"
 rm -f "$obj/.harness-source"
-mk=(make -C "$src" O="$obj" ARCH=x86_64)
+read -ra archargs <<<"$(arch_make_args "$arch")"
+mk=(make -C "$src" O="$obj" "${archargs[@]}")
 
 # config_survived: every value the fragments ask for is in the final
 # .config (merge_config.sh only warns); a later fragment overrides an

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Build tests/kmem-bench (the accounted-allocation microbenchmark module)
 # against a built kernel and pack it as a small cpio that boot-guest.sh
-# appends to the initramfs of that kernel.
+# appends to the initramfs of that kernel (an arm64 set's kernel: built
+# with the cross compiler, scripts/lib/kernels.sh: configset_arch).
 # Usage: scripts/build-kmem-bench.sh base|patched|floor|pN|base+N[+M...]|SERIES|base+SERIES CONFIGSET
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -20,15 +21,18 @@ load_base
 
 tree=$(tree_dir "$1")
 configset_fragments "$2" >/dev/null
+arch=$(configset_arch "$2")
+need_arch_cc "$arch"
+read -ra archargs <<<"$(arch_make_args "$arch")"
 out=$(build_dir "$1" "$2")
 if [ ! -f "$out/.harness-source" ] || [ ! -f "$out/Module.symvers" ]; then
-	die "$out is no complete build with modules (run scripts/build-kernel.sh $1 $2 bzImage modules)"
+	die "$out is no complete build with modules (run scripts/build-kernel.sh $1 $2 $(kernel_image "$arch") modules)"
 fi
 src="$out/kmem-bench"
 rm -rf "$src"
 mkdir -p "$src"
 cp "$REPO_ROOT"/tests/kmem-bench/{Kbuild,kmem_bench.c} "$src/"
-make -s -C "$tree" O="$out" ARCH=x86_64 M="$src" W=1 modules >"$src/build.log" 2>&1 ||
+make -s -C "$tree" O="$out" "${archargs[@]}" M="$src" W=1 modules >"$src/build.log" 2>&1 ||
 	{ tail -20 "$src/build.log" >&2; die "kmem_bench.ko failed to build (log: $src/build.log)"; }
 if grep -q 'warning:' "$src/build.log"; then
 	grep 'warning:' "$src/build.log" >&2

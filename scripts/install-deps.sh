@@ -10,8 +10,8 @@
 #   is fetched into the cache by fetch-base-package.sh, never installed.
 #   The send group also makes the newest base's tree (its MAINTAINERS gives
 #   To/Cc). With KSRC set the trees come from KSRC: no source package.
-# --groups: run-tests.sh's style, apply, bisect, boot, debug, configs, send;
-#   bench (run-bench.sh); profile (profile-workload.sh); all (the default).
+# --groups: run-tests.sh's style, apply, bisect, boot, debug, configs, send,
+#   arm64; bench (run-bench.sh); profile (profile-workload.sh); all (the default).
 # --dry-run: print the packages needed (one line) and the missing ones
 #   (another); install nothing.
 # No arguments: every group of every base.
@@ -32,6 +32,9 @@
 #   debug    prepare kbuild guest
 #   configs  prepare kbuild guest
 #   send     prepare check git-email libmailtools-perl b4
+#   arm64    prepare kbuild cpio busybox-static gcc-aarch64-linux-gnu
+#            libc6-dev-arm64-cross qemu-system-arm (the guest's arm64
+#            busybox comes from a private apt: scripts/lib/guest.sh)
 #   bench    prepare kbuild guest python3 gnuplot-nox
 #   profile  build-essential libglib2.0-dev pkg-config qemu-system-x86
 #            xz-utils debian-archive-keyring python3
@@ -39,7 +42,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-all_groups=style,apply,bisect,boot,debug,configs,send,bench,profile
+all_groups=style,apply,bisect,boot,debug,configs,send,arm64,bench,profile
 groups=all which=all dry=''
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -92,6 +95,13 @@ for g in ${groups//,/ }; do
 	apply) pkgs+=("${prepare[@]}" quilt) ;;
 	bisect) pkgs+=("${prepare[@]}" "${kbuild[@]}") ;;
 	boot | debug | configs) pkgs+=("${prepare[@]}" "${kbuild[@]}" "${guest[@]}") ;;
+	# The arm64 guests (tests/checks/arm64.sh): the cross compiler and
+	# its C library (build-kernel.sh, build-kmem-bench.sh, the static
+	# test programs of build-initramfs.sh --arch arm64),
+	# qemu-system-aarch64 (boot-guest.sh), cpio; the host's busybox-static
+	# lists the applets of the guest's, which build-initramfs.sh fetches
+	# as busybox-static:arm64 through a private apt (debian-archive-keyring).
+	arm64) pkgs+=("${prepare[@]}" "${kbuild[@]}" cpio busybox-static gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm) ;;
 	# git send-email (Debian's git-email wants Mail::Address:
 	# libmailtools-perl), b4-send.sh (b4), get_maintainer.pl (perl).
 	send) pkgs+=("${prepare[@]}" "${check[@]}" git-email libmailtools-perl b4) ;;
@@ -111,7 +121,7 @@ for b in "${bases[@]}"; do
 	[ -f "$REPO_ROOT/bases/$b.conf" ] || die "unknown base '$b' (bases: ${all_bases[*]}, or all)"
 done
 [[ ",$groups," != *,send,* ]] || bases+=("${all_bases[-1]}")
-if [ -z "${KSRC:-}" ] && [[ ",$groups," =~ ,(style|apply|bisect|boot|debug|configs|send|bench), ]]; then
+if [ -z "${KSRC:-}" ] && [[ ",$groups," =~ ,(style|apply|bisect|boot|debug|configs|send|arm64|bench), ]]; then
 	src=()
 	for b in "${bases[@]}"; do
 		if [ -z "$(base_setting "$b" BASE_SUITE)" ]; then

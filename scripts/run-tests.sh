@@ -2,7 +2,8 @@
 # The test command: checks the series of every base and the harness from
 # end to end.
 # Usage: scripts/run-tests.sh [--full] [--base all|BASE[,BASE...]]
-#          [--groups style,apply,bisect,boot,debug,configs,send] [--cpus N]
+#          [--groups style,apply,bisect,boot,debug,configs,arm64,send]
+#          [--cpus N]
 # BASE: 7.2, 6.12, 6.1 (bases/*.conf). Without --full, a group runs for a
 # base only if it is in the base's default tier (below): asking for
 # groups that no asked base runs in the default tier is an error.
@@ -59,6 +60,13 @@
 #           the stock tests of both tiers (nolock_irq: kmalloc_nolock()
 #           from hard irq, on RT from softirq and failing in hard irq)
 #           and the kmem selftests; any splat in the console fails
+#   arm64   (--full, the newest base) the patched kernel of config set
+#           arm64-kasan (the debug set with software tag-based KASAN) on
+#           qemu-system-aarch64 -M virt under TCG: the kmem selftests,
+#           the debug tier's stock tests (not nolock_irq) and a cgroup
+#           churn with no report; then harness/stock kasan_kept alone,
+#           whose use-after-free and double-free reports are the only
+#           ones allowed (tests/checks/arm64.sh)
 #   send    series by series: cover letter, its To/Cc = get_maintainer.pl
 #           of that series, git send-email --dry-run, b4 send -o on the
 #           base plus what the series needs; a series the stack sends
@@ -91,7 +99,7 @@ set -euo pipefail
 # shellcheck source=../tests/checks/lib.sh
 . "$REPO_ROOT/tests/checks/lib.sh"
 
-groups=style,apply,bisect,boot,debug,configs,send full='' which=all cpus=
+groups=style,apply,bisect,boot,debug,configs,arm64,send full='' which=all cpus=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--full) full=1 ;;
@@ -105,8 +113,8 @@ while [ $# -gt 0 ]; do
 done
 for g in ${groups//,/ }; do
 	case "$g" in
-	style | apply | bisect | boot | debug | configs | send) ;;
-	*) die "unknown group '$g' (groups: style, apply, bisect, boot, debug, configs, send)" ;;
+	style | apply | bisect | boot | debug | configs | arm64 | send) ;;
+	*) die "unknown group '$g' (groups: style, apply, bisect, boot, debug, configs, arm64, send)" ;;
 	esac
 done
 [ -z "$cpus" ] || [[ $cpus =~ ^[1-8]$ ]] || die "--cpus wants 1..8, got '$cpus'"
@@ -150,7 +158,7 @@ base_ready() {
 # once the base is loaded: a group's top level may read its settings.
 load_groups() {
 	local g
-	for g in style apply bisect boot debug configs send harness; do
+	for g in style apply bisect boot debug configs arm64 send harness; do
 		# shellcheck source=/dev/null
 		. "$REPO_ROOT/tests/checks/$g.sh"
 	done
@@ -166,13 +174,14 @@ run_base() {
 	if want style; then group_style; fi
 	# git am of the series, also for the groups that build or send it.
 	if want apply || want bisect || want boot || want debug || want configs ||
-		want send; then
+		want arm64 || want send; then
 		group_apply
 	fi
 	if want bisect; then group_bisect; fi
 	if want boot; then group_boot; fi
 	if want debug; then group_debug; fi
 	if want configs; then group_configs; fi
+	if want arm64; then group_arm64; fi
 	if want send; then group_send; fi
 }
 

@@ -3,12 +3,20 @@
 # host's, and apt-get with its locks waited for. Sourced, after
 # scripts/lib.sh.
 
-# apt_in DIR WHAT LINE...: an apt of its own under DIR whose sources list
-# is the LINEs (deb or deb-src lines; WHAT names them in messages), never
-# the host's configuration. Sets APT_DIR (DIR) and APT_OPTS (options for
-# apt-get and apt-cache). Lists younger than a day are reused; a failed
-# update with usable lists only warns (offline use of a warm cache).
+# apt_in [--arch ARCH] DIR WHAT LINE...: an apt of its own under DIR whose
+# sources list is the LINEs (deb or deb-src lines; WHAT names them in
+# messages), never the host's configuration; with --arch, its packages are
+# those of architecture ARCH alone (APT::Architecture and
+# APT::Architectures), e.g. arm64 binaries for a guest. Sets APT_DIR (DIR)
+# and APT_OPTS (options for apt-get and apt-cache). Lists younger than a
+# day are reused; a failed update with usable lists only warns (offline
+# use of a warm cache).
 apt_in() {
+	local archopt=()
+	if [ "$1" = --arch ]; then
+		archopt=(-o "APT::Architecture=$2" -o "APT::Architectures=$2")
+		shift 2
+	fi
 	need_cmd apt-get apt
 	[ -f /usr/share/keyrings/debian-archive-keyring.gpg ] ||
 		die "no /usr/share/keyrings/debian-archive-keyring.gpg (package debian-archive-keyring)"
@@ -21,6 +29,7 @@ apt_in() {
 		-o "Dir::Etc::SourceList=$d/etc/sources.list" -o Dir::Etc::SourceParts=/dev/null
 		-o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache"
 		-o "Dir::State::status=$d/status" -o APT::Sandbox::User=root
+		"${archopt[@]}"
 	)
 	: >"$d/status"
 	if [ -z "$(find "$d/lists" -maxdepth 1 \( -name '*Packages*' -o -name '*Sources*' \) -mmin -1440 2>/dev/null)" ]; then

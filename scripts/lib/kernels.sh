@@ -6,12 +6,14 @@
 
 # configset_fragments SET: the config fragments (config-fragments/<name>
 # .config, names space-separated) of config set SET for the current base,
-# from config-fragments/sets.conf: qemu-x86_64, base-$BASE when there is
-# one, then the set's own. bench is what scripts/run-bench.sh builds: the
+# from config-fragments/sets.conf: qemu-ARCH (configset_arch: qemu-x86_64,
+# or qemu-arm64 for a set named arm64-*), base-$BASE when there is one,
+# then the set's own. bench is what scripts/run-bench.sh builds: the
 # test set plus what distros have that the tests do without
 # (BASE_BENCH_FRAGMENTS, e.g. kmalloc buckets on 7.2).
 configset_fragments() {
-	local conf="$REPO_ROOT/config-fragments/sets.conf" line b=qemu-x86_64
+	local conf="$REPO_ROOT/config-fragments/sets.conf" line b
+	b=qemu-$(configset_arch "$1")
 	line=$(awk -v s="$1" '!/^#/ && $1 == s { print $2, $3; exit }' "$conf")
 	[ -n "$line" ] || die "unknown config set '$1' (config sets: $(configsets | paste -sd, - | sed 's/,/, /g'))"
 	# shellcheck disable=SC2086 # the two fields: fragments, needs
@@ -21,6 +23,62 @@ configset_fragments() {
 	b+=" ${2//,/ }"
 	b=${b//<base>/$BASE}
 	echo "${b//<bench>/${BASE_BENCH_FRAGMENTS:-}}"
+}
+
+# configset_arch SET: the architecture of the kernels of config set SET:
+# arm64 for a set whose name starts with arm64- (built with the cross
+# compiler, booted on qemu-system-aarch64 -M virt), else x86_64.
+configset_arch() {
+	case "$1" in
+	arm64-*) echo arm64 ;;
+	*) echo x86_64 ;;
+	esac
+}
+
+# arch_make_args ARCH: the make arguments of a kernel (or module, or
+# selftest) build for ARCH: ARCH=, and CROSS_COMPILE= for arm64.
+arch_make_args() {
+	case "$1" in
+	x86_64) echo ARCH=x86_64 ;;
+	arm64) echo ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- ;;
+	*) die "unknown architecture '$1' (x86_64 or arm64)" ;;
+	esac
+}
+
+# arch_cc ARCH: the C compiler of ARCH's kernels and static test programs.
+arch_cc() {
+	case "$1" in
+	x86_64) echo gcc ;;
+	arm64) echo aarch64-linux-gnu-gcc ;;
+	*) die "unknown architecture '$1' (x86_64 or arm64)" ;;
+	esac
+}
+
+# need_arch_cc ARCH: ARCH's compiler is there, else die naming its package.
+need_arch_cc() {
+	case "$1" in
+	x86_64) need_cmd gcc build-essential ;;
+	arm64) need_cmd aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu ;;
+	esac
+}
+
+# kernel_image ARCH: the make target of ARCH's bootable kernel, which is
+# also its path under arch/ARCH/boot of the build directory (bzImage on
+# x86 is at arch/x86/boot/bzImage).
+kernel_image() {
+	case "$1" in
+	x86_64) echo bzImage ;;
+	arm64) echo Image ;;
+	*) die "unknown architecture '$1' (x86_64 or arm64)" ;;
+	esac
+}
+
+# kernel_image_path BUILDDIR ARCH: the bootable kernel of a build of ARCH.
+kernel_image_path() {
+	case "$2" in
+	x86_64) printf '%s/arch/x86/boot/bzImage\n' "$1" ;;
+	*) printf '%s/arch/%s/boot/%s\n' "$1" "$2" "$(kernel_image "$2")" ;;
+	esac
 }
 
 # configsets: the names of the config sets, one a line.

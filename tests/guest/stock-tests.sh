@@ -37,6 +37,11 @@ tolerance=$((64 * PAGE * ncpu))
 remainder=$(((ncpu - 1) * PAGE))
 n=0
 fails=0
+# What a kernel report starts with (kasan_kept): a WARN, a BUG (KASAN's
+# included), a lockdep report, a kmemleak leak or kmemleak turning itself
+# off (an object allocated twice), a panic, or the slab core's report of
+# objects left in a destroyed cache.
+splat_re='WARNING:|BUG:|KASAN:|INFO: possible|inconsistent lock state|circular locking|unreferenced object|leak detector disabled|Kernel panic|Oops|Objects remaining|still has objects'
 
 result() { # STATUS NAME [REASON]
 	n=$((n + 1))
@@ -693,6 +698,82 @@ test_hotplug_load() {
 	rmdir "$p"
 }
 
+# kasan_kept: on a kernel with tag-based KASAN, which has no quarantine
+# (a freed object goes to the sheaf at once), a task of a cgroup on CPU 0
+# allocates and frees an object of a SLAB_ACCOUNT cache, which its sheaf
+# keeps charged (the cache's SLUB_STATS free_charged counter grows), then
+# reads it and frees it again (kmem_bench "keep", then "misuse"): KASAN
+# reports the use after free and the double free, one report each and no
+# other between them, and the second free does not put the object in the
+# sheaf again (no allocation after it gets the object twice). Then the
+# cache is destroyed and the cgroup removed: no report (no object left in
+# the cache, no WARN), and the parent keeps nothing but its remainder.
+# KASAN's reports taint the kernel, which turns lockdep off: the host runs
+# this test in a boot of its own (tests/checks/arm64.sh), with
+# kasan_multi_shot (without it KASAN reports its first bug only).
+# Skipped without tag-based KASAN ($kasan_tags, read from the boot log
+# once), without kasan_multi_shot, without kmem_bench.ko or on a kernel
+# that keeps no charged objects (no SLUB_STATS counter free_charged)
+test_kasan_kept() {
+	if [ -z "$kasan_tags" ]; then
+		result skip kasan_kept "no tag-based KASAN (kasan_kept runs on an arm64 kernel of config set arm64-kasan)"
+		return
+	fi
+	kept_skipped kasan_kept && return
+	if ! grep -qw kasan_multi_shot /proc/cmdline; then
+		result skip kasan_kept "no kasan_multi_shot on the command line: KASAN would report the first bug only"
+		return
+	fi
+	if ! kmem_bench_loaded; then
+		result skip kasan_kept "no kmem_bench.ko for this kernel"
+		return
+	fi
+	set -- /sys/kernel/slab/*/free_charged
+	if [ ! -r "$1" ]; then
+		result skip kasan_kept "this kernel keeps no charged objects (no SLUB_STATS counter free_charged)"
+		return
+	fi
+	p=$(parent stk-kasan) || { result fail kasan_kept "no cgroup"; return; }
+	mkdir "$p/k" || { result fail kasan_kept "no cgroup"; return; }
+	bad=''
+	counter=/sys/kernel/slab/kmem_bench_keep/free_charged
+	# shellcheck disable=SC2016 # $1 is the inner shell's
+	taskset -c 0 sh -c 'echo 0 >"$1/cgroup.procs" &&
+		echo "keep 1" >/proc/kmem_bench' _ "$p/k" || bad="writing keep to /proc/kmem_bench failed;"
+	kept=$(cut -d' ' -f1 $counter 2>/dev/null)
+	echo "stock-tests: kasan_kept: misuse begins" >/dev/kmsg
+	# shellcheck disable=SC2016 # $1 is the inner shell's
+	[ -n "$bad" ] || taskset -c 0 sh -c 'echo 0 >"$1/cgroup.procs" &&
+		echo "misuse 256" >/proc/kmem_bench' _ "$p/k" || bad="writing misuse to /proc/kmem_bench failed;"
+	echo "stock-tests: kasan_kept: misuse ends" >/dev/kmsg
+	line=$(sed -n 's/^kmem_bench //p' /proc/kmem_bench)
+	kept=$(($(cut -d' ' -f1 $counter 2>/dev/null || echo 0) - ${kept:-0}))
+	echo "# $line; frees kept charged by misuse: $kept"
+	[ -n "$bad" ] || [ "$kept" -gt 0 ] ||
+		bad="no object was kept charged: the test proves nothing here;"
+	case $line in
+	*' twice=0') ;;
+	*) bad="$bad an allocation after the double free got an object another one had ($line);" ;;
+	esac
+	win=$(dmesg | sed -n '/stock-tests: kasan_kept: misuse begins/,/stock-tests: kasan_kept: misuse ends/p')
+	uaf=$(echo "$win" | grep -c 'BUG: KASAN: [a-z-]*use-after-free')
+	dbl=$(echo "$win" | grep -cE 'BUG: KASAN: (double-free|invalid-free)')
+	other=$(echo "$win" | grep -E "$splat_re" |
+		grep -vE 'BUG: KASAN: ([a-z-]*use-after-free|double-free|invalid-free) ' | head -n 3 | tr '\n' ' ')
+	# (Counts, not the report lines: the host's check of the console
+	# allows those lines only between the markers.)
+	echo "# KASAN reports between the markers: $uaf use-after-free, $dbl double-free"
+	[ "$uaf" = 1 ] || bad="$bad $uaf KASAN use-after-free reports (1 expected);"
+	[ "$dbl" = 1 ] || bad="$bad $dbl KASAN double-free reports (1 expected);"
+	[ -z "$other" ] || bad="$bad another report: $other;"
+	echo destroy >/proc/kmem_bench || bad="$bad writing destroy to /proc/kmem_bench failed;"
+	rmdir "$p/k" || bad="$bad cannot remove k;"
+	after=$(dmesg | sed -n '/stock-tests: kasan_kept: misuse ends/,$p' | grep -E "$splat_re" |
+		head -n 3 | tr '\n' ' ')
+	[ -z "$after" ] || bad="$bad a report after the misuse: $after;"
+	parent_verdict kasan_kept
+}
+
 # cgroups_1000: 1000 cgroups made, used and deleted are all released and
 # leave nothing charged but the remainder (the debug kernel's kmemleak
 # scan follows)
@@ -742,6 +823,7 @@ nolock_irq     debug
 churn_stats    full   left 40960 bytes on its parent without a memory.stat entry once in four debug-kernel runs (2026-12-06, not traced): --full until understood
 hotplug_load   debug
 cgroups_1000   full   about 10 min on the debug kernel under TCG
+kasan_kept     -      its KASAN reports turn lockdep off: tests/checks/arm64.sh boots it alone on the arm64-kasan kernel
 EOF
 }
 
@@ -774,6 +856,7 @@ echo "1..$(echo "$tests" | tr ',' '\n' | grep -c .)"
 . "${GUEST_LIB:-/tests/lib.sh}"
 mode=$(guest_mode)
 kasan_generic=$(dmesg | grep -m 1 'KernelAddressSanitizer initialized (generic)' || :)
+kasan_tags=$(dmesg | grep -m 1 -E 'KernelAddressSanitizer initialized \((sw|hw)-tags' || :)
 [ -n "$mode" ] || { echo "Bail out! no mode of ${MODES_CONF:-/tests/modes.conf} matches the command line"; exit 1; }
 taskset -p 1 $$ >/dev/null || echo "# cannot pin this script to CPU 0"
 echo +memory >"$CG/cgroup.subtree_control"

@@ -48,6 +48,21 @@
  * still has objects" (a WARN) and keep the cache.  Between the two, the
  * cache's SLUB_STATS counters say whether anything was kept.
  *
+ * "misuse <n>" (kernels with tag-based KASAN, software or hardware tags,
+ * and only while KASAN is on) breaks the rules on purpose, on the cache
+ * of "keep": it allocates one object and frees it (a kernel that keeps
+ * freed objects charged keeps it in the CPU's sheaf), reads it after the
+ * free and frees it a second time, then allocates <n> objects and counts
+ * those it got twice (the same address under another tag).  KASAN must
+ * report the use after free and the double free, and slab_free() must
+ * drop the second free: an object freed twice into a sheaf comes back
+ * from two allocations.  Tag-based KASAN has no quarantine, so the
+ * object is in the sheaf, charged, when both happen (generic KASAN's
+ * quarantine would hold it; without KASAN the two would corrupt the
+ * cache, hence -EOPNOTSUPP).  It frees each object it got once, keeping
+ * the pointer of its last allocation (whose tag is the current one).
+ * The result line says how many it allocated and got twice.
+ *
  * "nolock <n> hard|soft" (kernels with kmalloc_nolock(), 6.18 and later)
  * is no benchmark either: a timer pinned to the writer's CPU fires every
  * KB_NL_PERIOD_NS in hard-irq (hard) or softirq (soft) context and there
@@ -75,6 +90,7 @@
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
 #include <linux/init.h>
+#include <linux/kasan.h>
 #include <linux/kernel.h>
 #include <linux/kstrtox.h>
 #include <linux/ktime.h>
@@ -491,6 +507,86 @@ static int kb_destroy(void)
 	return 0;
 }
 
+#if defined(CONFIG_KASAN_SW_TAGS) || defined(CONFIG_KASAN_HW_TAGS)
+/*
+ * kb_misuse_seen - whether @q is an object that @p[0..@got - 1] already
+ * holds (under any tag); if so, that entry takes @q, whose tag is the one
+ * KASAN gave the object last.
+ */
+static bool kb_misuse_seen(void **p, unsigned int got, void *q)
+{
+	unsigned int i;
+
+	for (i = 0; i < got; i++) {
+		if (kasan_reset_tag(p[i]) == kasan_reset_tag(q)) {
+			p[i] = q;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * "misuse <n>": a use after free and a double free of an object the cache
+ * of "keep" keeps, then @n allocations from that cache (see the top of
+ * this file).
+ */
+static int kb_misuse(unsigned int n)
+{
+	char line[KB_LINE_MAX];
+	unsigned int i, got = 0, twice = 0;
+	void **p, *q;
+	u8 *obj;
+	int ret = 0;
+
+	if (!kasan_enabled())
+		return -EOPNOTSUPP;
+	p = kvmalloc_array(n, sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	mutex_lock(&kb_keep_mutex);
+	if (!kb_keep_cache) {
+		ret = -ENOENT;
+		goto out;
+	}
+	obj = kmem_cache_alloc(kb_keep_cache, GFP_KERNEL);
+	if (!obj) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	kmem_cache_free(kb_keep_cache, obj);
+	/* The compiler must not know that @obj is freed, nor drop the read. */
+	OPTIMIZER_HIDE_VAR(obj);
+	pr_info("misuse: a read of a freed object\n");
+	(void)READ_ONCE(obj[0]);
+	pr_info("misuse: a second free of that object\n");
+	kmem_cache_free(kb_keep_cache, obj);
+	for (i = 0; i < n; i++) {
+		q = kmem_cache_alloc(kb_keep_cache, GFP_KERNEL);
+		if (!q)
+			break;
+		if (kb_misuse_seen(p, got, q))
+			twice++;
+		else
+			p[got++] = q;
+	}
+	scnprintf(line, sizeof(line), "misuse objects=%u allocated=%u twice=%u",
+		  n, i, twice);
+	for (i = 0; i < got; i++)
+		kmem_cache_free(kb_keep_cache, p[i]);
+	kb_set_text(line);
+out:
+	mutex_unlock(&kb_keep_mutex);
+	kvfree(p);
+	return ret;
+}
+#else
+static int kb_misuse(unsigned int n)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
 #ifdef kmalloc_nolock
 #define KB_NL_SIZE		64U
 #define KB_NL_RING		8U
@@ -643,7 +739,7 @@ static int kb_parse_filter(char *arg, struct kb_filter *f)
 	return 0;
 }
 
-/* Parses the object count of "bulkfail <n>" or "keep <n>" into @n. */
+/* Parses the object count of "bulkfail <n>", "keep <n>" or "misuse <n>". */
 static int kb_parse_objects(char *arg, unsigned int *n)
 {
 	if (!arg || kstrtouint(skip_spaces(arg), 10, n) || !*n ||
@@ -679,6 +775,12 @@ static ssize_t kb_proc_write(struct file *file, const char __user *ubuf,
 		if (kb_parse_objects(arg, &n))
 			return -EINVAL;
 		ret = kb_keep(n);
+		return ret ? ret : count;
+	}
+	if (!strcmp(cmd, "misuse")) {
+		if (kb_parse_objects(arg, &n))
+			return -EINVAL;
+		ret = kb_misuse(n);
 		return ret ? ret : count;
 	}
 	if (!strcmp(cmd, "nolock")) {
