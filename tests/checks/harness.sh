@@ -41,6 +41,7 @@ workloads_known() {
 	local name ops args
 	need_cmd stress-ng stress-ng
 	need_cmd hackbench rt-tests
+	need_cmd cyclictest rt-tests
 	# shellcheck disable=SC2086 # $args is a list of options
 	while read -r name ops args; do
 		case "$name" in '' | '#'*) continue ;; esac
@@ -50,6 +51,16 @@ workloads_known() {
 			# the seed and -t, so the line must not have them.
 			[[ " $args " != *" -t "* && " $args " != *" -T "* ]] ||
 				{ echo "$name: the transactions come from the op count, not -t/-T"; return 1; }
+			continue
+		fi
+		if [[ $args == cyclictest* ]]; then
+			# cyclictest idle|load|same [its options], run here briefly.
+			set -- $args
+			[[ ${2:-} =~ ^(idle|load|same)$ ]] ||
+				{ echo "$name: cyclictest wants idle, load or same, got '${2:-}'"; return 1; }
+			shift 2
+			(cd /tmp && timeout 60 cyclictest "$@" -l 10 -q -N) 2>&1 | grep -q '^T: *0 .* Max:' ||
+				{ echo "cyclictest rejects: $* -l 10 -q -N"; return 1; }
 			continue
 		fi
 		if [[ $args == hackbench* ]]; then
@@ -321,7 +332,7 @@ group_harness() {
 	check "style: mq-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/mq-bench.c"
 	check "style: slab-fill.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/slab-fill.c"
 	check "style: lock-bench.c builds with -Wall -Wextra, no warnings" c_warning_free "$REPO_ROOT/tests/lock-bench.c"
-	check "style: tests/workloads.conf names stressors and options this stress-ng accepts, and hackbench runs its hackbench lines" workloads_known
+	check "style: tests/workloads.conf names stressors and options this stress-ng accepts, and hackbench and cyclictest run their lines" workloads_known
 	check "style: checkpatch --strict kmem_bench.c" bash -c "cd '$base_tree' && PATH=/usr/bin:\$PATH perl scripts/checkpatch.pl --strict --no-tree --terse -f '$REPO_ROOT/tests/kmem-bench/kmem_bench.c' | (! grep -E 'ERROR|WARNING|CHECK')"
 	# shellcheck disable=SC2034 # read by check() in tests/checks/lib.sh
 	common_check=''
