@@ -66,17 +66,17 @@
  * "nolock <n> hard|soft" (kernels with kmalloc_nolock(), 6.18 and later)
  * is no benchmark either: a timer pinned to the writer's CPU fires every
  * KB_NL_PERIOD_NS in hard-irq (hard) or softirq (soft) context and there
- * frees, with kfree_nolock(), and allocates again, with
- * kmalloc_nolock(__GFP_ACCOUNT), KB_NL_BURST of a ring of KB_NL_RING
- * objects of KB_NL_SIZE bytes, charged by set_active_memcg() to the parent
- * of the writer's memory cgroup, while the writer allocates and frees <n>
- * objects of the same size with kmalloc(GFP_KERNEL_ACCOUNT), charged to
- * its own: both use the same kmalloc cache, so the timer can interrupt the
- * writer inside it and take objects that the writer freed. The result
- * line says how often the timer fired and how many of its allocations
- * succeeded and failed (on PREEMPT_RT, kmalloc_nolock() fails in hard irq
- * by design). What stays charged to either cgroup is for the harness to
- * see.
+ * allocates, with kmalloc_nolock(__GFP_ACCOUNT), and frees, with
+ * kfree_nolock(), the oldest of a ring of KB_NL_RING objects of
+ * KB_NL_SIZE bytes, KB_NL_BURST times, charged by set_active_memcg() to
+ * the parent of the writer's memory cgroup, while the writer allocates
+ * and frees <n> objects of the same size with kmalloc(GFP_KERNEL_ACCOUNT),
+ * charged to its own: both use the same kmalloc cache, so the timer can
+ * interrupt the writer inside it and take objects that the writer freed.
+ * The result line says how often the timer fired and how many of its
+ * allocations succeeded and failed (on PREEMPT_RT, kmalloc_nolock() fails
+ * in hard irq by design). What stays charged to either cgroup is for the
+ * harness to see.
  *
  * Unless "slab_nomerge" is given on the kernel command line, the benchmark
  * caches may be merged with existing compatible caches (e.g. the kmalloc
@@ -610,10 +610,17 @@ static enum hrtimer_restart kb_nl_fire(struct hrtimer *timer)
 
 	for (i = 0; i < KB_NL_BURST; i++) {
 		void **slot = &kb_nl.ring[kb_nl.pos++ % KB_NL_RING];
+		/*
+		 * Allocate before the free: the sheaf's last object is then
+		 * one the interrupted task freed (charged to its memcg), not
+		 * the one this timer just gave back.
+		 */
+		void *obj = kmalloc_nolock(KB_NL_SIZE, __GFP_ACCOUNT,
+					   NUMA_NO_NODE);
 
 		kfree_nolock(*slot);
-		*slot = kmalloc_nolock(KB_NL_SIZE, __GFP_ACCOUNT, NUMA_NO_NODE);
-		if (*slot)
+		*slot = obj;
+		if (obj)
 			kb_nl.allocated++;
 		else
 			kb_nl.failed++;
