@@ -203,18 +203,19 @@ if [ "$arch" = x86_64 ]; then
 else
 	qemu=(qemu-system-aarch64 -machine virt)
 fi
-qemu+=(-m "$mem" -smp "$smp" -no-reboot
-	-display none -monitor none -serial stdio -nodefaults
-	-kernel "$kernel" -initrd "$rundir/initrd" -append "$cmdline")
+smparg=$smp
 if [ -n "$numa" ]; then
 	if [ $((smp % numa)) != 0 ] || [ $((mem % numa)) != 0 ]; then
 		die "--numa $numa: the $smp vCPUs and $mem MiB must split evenly over the nodes"
 	fi
 	# A socket a node: CPUs of one socket share a last-level cache,
 	# which the kernel warns about (topology_sane()) across nodes.
-	for i in "${!qemu[@]}"; do
-		[ "${qemu[i]}" != -smp ] || qemu[i + 1]="$smp,sockets=$numa,cores=$((smp / numa)),threads=1"
-	done
+	smparg+=",sockets=$numa,cores=$((smp / numa)),threads=1"
+fi
+qemu+=(-m "$mem" -smp "$smparg" -no-reboot
+	-display none -monitor none -serial stdio -nodefaults
+	-kernel "$kernel" -initrd "$rundir/initrd" -append "$cmdline")
+if [ -n "$numa" ]; then
 	for ((n = 0; n < numa; n++)); do
 		lo=$((n * smp / numa)) hi=$(((n + 1) * smp / numa - 1))
 		qemu+=(-object "memory-backend-ram,id=mem$n,size=$((mem / numa))M"
