@@ -60,14 +60,21 @@ slab_charged() {
 	mode_charges "$mode" slab
 }
 
+# charged_skipped NAME: skip test NAME (and return 0) where slab objects
+# are not charged in this mode.
+charged_skipped() {
+	slab_charged && return 1
+	result skip "$1" "slab objects are not charged in this mode"
+}
+
 # kept_skipped NAME: skip test NAME (and return 0) where no freed object
 # can be kept charged: slab objects are not charged in this mode, or the
 # kernel runs generic KASAN ($kasan_generic, read from the boot log once),
 # whose quarantine takes every freed object, so that the kept-objects
 # series keeps none there.
 kept_skipped() {
-	if ! slab_charged; then
-		result skip "$1" "slab objects are not charged in this mode"
+	if charged_skipped "$1"; then
+		return 0
 	elif [ -n "$kasan_generic" ]; then
 		result skip "$1" "generic KASAN: no freed object is kept charged"
 	else
@@ -88,6 +95,13 @@ flush_sheaves() {
 # this kernel if it is not yet.
 kmem_bench_loaded() {
 	[ -e /proc/kmem_bench ] || insmod /lib/modules/kmem_bench.ko 2>/dev/null
+}
+
+# bench_skipped NAME: skip test NAME (and return 0) where kmem_bench.ko
+# cannot be loaded for this kernel.
+bench_skipped() {
+	kmem_bench_loaded && return 1
+	result skip "$1" "no kmem_bench.ko for this kernel"
 }
 
 stat_of() { # CGROUP KEY
@@ -170,10 +184,7 @@ parent() { # NAME: a cgroup whose children get the memory controller
 # slab_limit: memory.max stops an accounted slab allocation loop (ENOMEM
 # or OOM kill) and memory.peak stays near it
 test_slab_limit() {
-	if ! slab_charged; then
-		result skip slab_limit "slab objects are not charged in this mode"
-		return
-	fi
+	charged_skipped slab_limit && return
 	p=$(parent stk-limit) || { result fail slab_limit "no cgroup"; return; }
 	mkdir "$p/l" || { result fail slab_limit "no cgroup"; return; }
 	max=$((8 << 20))
@@ -272,10 +283,7 @@ test_stock_slots() {
 # slot the scratch churn evicts the children's objcgs anyway
 test_stock_dead() {
 	cpu1=/sys/devices/system/cpu/cpu1/online
-	if ! slab_charged; then
-		result skip stock_dead "slab objects are not charged in this mode"
-		return
-	fi
+	charged_skipped stock_dead && return
 	if [ ! -w "$cpu1" ]; then
 		result skip stock_dead "CPU 1 cannot go offline"
 		return
@@ -340,10 +348,7 @@ test_stock_dead() {
 # stock's bound: two pages an object); skipped where the messages are not
 # charged (7.2 without kmalloc buckets)
 test_stock_large() {
-	if ! slab_charged; then
-		result skip stock_large "slab objects are not charged in this mode"
-		return
-	fi
+	charged_skipped stock_large && return
 	p=$(parent stk-large) || { result fail stock_large "no cgroup"; return; }
 	mkdir "$p/l" || { result fail stock_large "no cgroup"; return; }
 	count=512
@@ -379,19 +384,13 @@ EOF
 # CONFIG_FAIL_PAGE_ALLOC (the debug kernel), else skipped
 test_bulk_error() {
 	fi=/sys/kernel/debug/fail_page_alloc
-	if ! slab_charged; then
-		result skip bulk_error "slab objects are not charged in this mode"
-		return
-	fi
+	charged_skipped bulk_error && return
 	[ -d $fi ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 	if [ ! -d $fi ]; then
 		result skip bulk_error "no CONFIG_FAIL_PAGE_ALLOC"
 		return
 	fi
-	if ! kmem_bench_loaded; then
-		result skip bulk_error "no kmem_bench.ko for this kernel"
-		return
-	fi
+	bench_skipped bulk_error && return
 	p=$(parent stk-bulk) || { result fail bulk_error "no cgroup"; return; }
 	mkdir "$p/b" || { result fail bulk_error "no cgroup"; return; }
 	# Every page allocation of a task with make-it-fail set fails, none
@@ -432,10 +431,7 @@ test_bulk_error() {
 # kmem_bench.ko, else skipped
 test_destroy_kept() {
 	kept_skipped destroy_kept && return
-	if ! kmem_bench_loaded; then
-		result skip destroy_kept "no kmem_bench.ko for this kernel"
-		return
-	fi
+	bench_skipped destroy_kept && return
 	p=$(parent stk-destroy) || { result fail destroy_kept "no cgroup"; return; }
 	mkdir "$p/d" || { result fail destroy_kept "no cgroup"; return; }
 	bad=''
@@ -571,14 +567,8 @@ test_kept_limit() {
 # kernel, the console check catches lockdep and WARN reports). Skipped
 # without kmem_bench.ko or kmalloc_nolock() (kernels before 6.18)
 test_nolock_irq() {
-	if ! slab_charged; then
-		result skip nolock_irq "slab objects are not charged in this mode"
-		return
-	fi
-	if ! kmem_bench_loaded; then
-		result skip nolock_irq "no kmem_bench.ko for this kernel"
-		return
-	fi
+	charged_skipped nolock_irq && return
+	bench_skipped nolock_irq && return
 	p=$(parent stk-nolock) || { result fail nolock_irq "no cgroup"; return; }
 	if ! mkdir "$p/t" || ! echo +memory >"$p/t/cgroup.subtree_control" ||
 		! mkdir "$p/t/l"; then
@@ -724,10 +714,7 @@ test_kasan_kept() {
 		result skip kasan_kept "no kasan_multi_shot on the command line: KASAN would report the first bug only"
 		return
 	fi
-	if ! kmem_bench_loaded; then
-		result skip kasan_kept "no kmem_bench.ko for this kernel"
-		return
-	fi
+	bench_skipped kasan_kept && return
 	set -- /sys/kernel/slab/*/free_charged
 	if [ ! -r "$1" ]; then
 		result skip kasan_kept "this kernel keeps no charged objects (no SLUB_STATS counter free_charged)"
