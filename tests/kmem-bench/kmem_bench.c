@@ -78,6 +78,12 @@
  * in hard irq by design). What stays charged to either cgroup is for the
  * harness to see.
  *
+ * "charged <path>" (kernels with an objcg per node, 7.2 and later) says
+ * what the objcgs of the memory cgroup at <path> (in the cgroup2
+ * hierarchy, e.g. /stk-many) keep in nr_charged_bytes: the pre-charged
+ * bytes that no objcg stock holds, a figure a node.  Those bytes are
+ * part of the cgroup's memory.current that no memory.stat entry shows.
+ *
  * Unless "slab_nomerge" is given on the kernel command line, the benchmark
  * caches may be merged with existing compatible caches (e.g. the kmalloc
  * caches of the same size).
@@ -719,6 +725,52 @@ static int kb_nolock_cmd(char *arg)
 }
 #endif
 
+#if KB_OBJCG_PER_NODE
+/*
+ * "charged <path>": nr_charged_bytes of each node's objcg of the memory
+ * cgroup at @path (see the top of the file).
+ */
+static int kb_charged(char *path)
+{
+	struct cgroup_subsys_state *css;
+	struct obj_cgroup *objcg;
+	struct mem_cgroup *memcg;
+	char line[KB_LINE_MAX];
+	struct cgroup *cgrp;
+	size_t len;
+	int nid;
+
+	if (!path || !*path || strpbrk(path, " \t"))
+		return -EINVAL;
+	cgrp = cgroup_get_from_path(path);
+	if (IS_ERR(cgrp))
+		return PTR_ERR(cgrp);
+	css = cgroup_get_e_css(cgrp, &memory_cgrp_subsys);
+	cgroup_put(cgrp);
+	if (!css)
+		return -ENOENT;
+	memcg = mem_cgroup_from_css(css);
+	len = scnprintf(line, sizeof(line), "charged %s", path);
+	rcu_read_lock();
+	for_each_node(nid) {
+		objcg = rcu_dereference(memcg->nodeinfo[nid]->objcg);
+		if (objcg)
+			len += scnprintf(line + len, sizeof(line) - len,
+					 " node%d=%d", nid,
+					 atomic_read(&objcg->nr_charged_bytes));
+	}
+	rcu_read_unlock();
+	css_put(css);
+	kb_set_text(line);
+	return 0;
+}
+#else
+static int kb_charged(char *path)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
 /* Parses "<api> <size> <acct>" into @f; -EINVAL unless all three are known. */
 static int kb_parse_filter(char *arg, struct kb_filter *f)
 {
@@ -792,6 +844,10 @@ static ssize_t kb_proc_write(struct file *file, const char __user *ubuf,
 	}
 	if (!strcmp(cmd, "nolock")) {
 		ret = kb_nolock_cmd(arg);
+		return ret ? ret : count;
+	}
+	if (!strcmp(cmd, "charged")) {
+		ret = kb_charged(arg ? skip_spaces(arg) : NULL);
 		return ret ? ret : count;
 	}
 	if (!strcmp(cmd, "destroy")) {
