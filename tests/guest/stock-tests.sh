@@ -862,7 +862,7 @@ destroy_kept   debug
 sock_kept      -      the debug group's list never named it
 kept_limit     debug
 nolock_irq     debug
-churn_stats    full   left 40960 bytes on its parent without a memory.stat entry once in four debug-kernel runs (2026-12-06, not traced): --full until understood
+churn_stats    full   left 40960 bytes on its parent now and then on the debug and RT kernels: pages no drain gives back, not nr_charged_bytes (Documentation/charged-objects.md, PREEMPT_RT): --full until understood
 hotplug_load   debug
 cgroups_1000   full   about 10 min on the debug kernel under TCG
 charged_bytes  debug
