@@ -47,8 +47,9 @@ for _n in /sys/devices/system/node/node[0-9]*; do
 	[ ! -d "$_n" ] || nodes=$((nodes + 1))
 done
 [ "$nodes" -ge 1 ] || nodes=1
-# What a parent may keep once its children are gone (above): on any
-# kernel, and with the fix, sheaves flushed.
+# What a parent may keep once its children are gone (above): remainder
+# on any kernel; strict with the fix, once the sheaves are flushed
+# (charged_bytes).
 remainder=$(((nodes * ncpu - 1) * PAGE))
 strict=$(((nodes - 1) * PAGE))
 n=0
