@@ -70,7 +70,7 @@ group_arm64() {
 	# stack ring under a rwlock_t (save_stack_info() in mm/kasan/tags.c),
 	# which kmalloc_nolock() from a hard irq takes there too: lockdep's
 	# "BUG: Invalid wait context" (raw lock nesting) on the base kernel as
-	# on the patched one, not a report of the series.
+	# on the patched one (seen on both), not a report of the series.
 	stock=$(printf '%s\n' "${stock//,/$'\n'}" | grep -vx nolock_irq | paste -sd, -)
 	log="$logdir/arm64-kasan-default.log"
 	check "arm64: [arm64-kasan default] boots, runs cgroup/test_kmem, cgroup/test_kmem_slab, harness/stock and cgroup churn" \
