@@ -39,6 +39,12 @@
  *	memory.stat ("current=BYTES slab=BYTES"), so that the caller can see
  *	what COUNT live objects cost beyond their own size.  Exit 0 when the
  *	child sent them all.
+ *   slab-fill lru-drain
+ *	Drains the LRU folio batches of every online CPU, on each in turn
+ *	(lru_drain() below).  A batch holds a reference on each of its
+ *	folios: one freed meanwhile stays charged to its memcg until that
+ *	CPU's batch is drained, which a memcg's own reclaim does only on the
+ *	CPU that reclaims.  Exit 0 when every CPU's drain was done.
  *
  * Prints one line of what happened.  Exit 1 on failure, 2 on bad usage.
  * Build: gcc -O2 -Wall -Wextra -static -o slab-fill tests/slab-fill.c -lrt
@@ -53,6 +59,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -271,6 +278,47 @@ static long number(const char *s)
 	return (errno || *end || end == s || v < 0) ? -1 : v;
 }
 
+/*
+ * "lru-drain": returns its exit code.  mlock() of a mapped page drains the
+ * calling CPU's LRU folio batches (lru_add_drain() in
+ * mlock_vma_pages_range()), and so does munlock(): done on every online
+ * CPU.
+ */
+static int lru_drain(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	int cpu, drained = 0, rc = 0;
+	char *map;
+
+	map = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED) {
+		perror("slab-fill: mmap");
+		return 1;
+	}
+	map[0] = 1;
+	for (cpu = 0; cpu < ncpu && cpu < CPU_SETSIZE; cpu++) {
+		int err = pin_cpu(cpu);
+
+		/* EINVAL: offline, and hotplug drained its batches. */
+		if (err && errno == EINVAL)
+			continue;
+		if (!err)
+			err = mlock(map, page) || munlock(map, page);
+		if (err) {
+			fprintf(stderr, "slab-fill: lru-drain on CPU %d: %s\n",
+				cpu, strerror(errno));
+			rc = 1;
+		} else {
+			drained++;
+		}
+	}
+	munmap(map, page);
+	printf("slab-fill: LRU batches of %d CPUs drained\n", drained);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	int fill_mode = argc == 3 && !strcmp(argv[1], "fill");
@@ -278,6 +326,7 @@ int main(int argc, char **argv)
 	int pipes_mode = argc == 5 && !strcmp(argv[1], "pipes");
 	int hold_mode = argc == 6 && !strcmp(argv[1], "hold");
 	int unix_mode = argc == 6 && !strcmp(argv[1], "unix");
+	int lru_mode = argc == 2 && !strcmp(argv[1], "lru-drain");
 	int own_cpu = pipes_mode || hold_mode || unix_mode;
 	long cpu = churn_mode ? number(argv[4]) : own_cpu ? number(argv[3]) : 0;
 	long count = churn_mode ? number(argv[5]) :
@@ -287,6 +336,8 @@ int main(int argc, char **argv)
 	int rc = 1, i;
 	mqd_t q;
 
+	if (lru_mode)
+		return lru_drain();
 	if ((!fill_mode && !churn_mode && !own_cpu) ||
 	    cpu < 0 || count < 0 || size < 1 || size > HOLD_MAX_BYTES ||
 	    (hold_mode && count < 1)) {
@@ -294,9 +345,10 @@ int main(int argc, char **argv)
 			"       %s churn CGROUP-A CGROUP-B CPU COUNT\n"
 			"       %s pipes CGROUP CPU COUNT\n"
 			"       %s hold CGROUP CPU COUNT SIZE (SIZE 1-%d)\n"
-			"       %s unix CGROUP CPU COUNT SIZE (SIZE 1-%d)\n",
+			"       %s unix CGROUP CPU COUNT SIZE (SIZE 1-%d)\n"
+			"       %s lru-drain\n",
 			argv[0], argv[0], argv[0], argv[0], HOLD_MAX_BYTES,
-			argv[0], HOLD_MAX_BYTES);
+			argv[0], HOLD_MAX_BYTES, argv[0]);
 		return 2;
 	}
 	if (unix_mode) {

@@ -146,11 +146,18 @@ left() {
 # it: drain_all_stock() skips it, and memory.high drains nothing once
 # memory.current is at or under it. A page charged from the scratch cgroup
 # on that CPU replaces the cached memcg and lets the child go.
+#
+# The LRU folio batches of every CPU are drained too (slab-fill
+# lru-drain): a folio freed while another CPU's batch holds it stays
+# charged until that batch is drained, and a memcg's reclaim drains only
+# the local CPU's (seen on PREEMPT_RT: two such pages, every memory.stat
+# entry 0).
 drained() {
 	i=0
 	while [ "$(cat "$1/memory.current")" -gt "$2" ] || [ "$(dying "$1")" != 0 ]; do
 		[ $i -lt 200 ] || return 1
 		if [ $((i % 10)) -eq 0 ]; then
+			slab-fill lru-drain >/dev/null
 			echo 0 >"$1/memory.high"
 			echo max >"$1/memory.high"
 			[ "$(dying "$1")" = 0 ] || recache_page_stocks
