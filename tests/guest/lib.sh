@@ -281,8 +281,20 @@ run_cyclictest() {
 		# Its instances running before the first wakeup.
 		sleep 0.2
 	fi
-	_clog=$( (cd /tmp && exec timeout "${H_wtimeout:-600}" cyclictest "$@" -l "$_cl" -q -N) 2>&1)
+	if [ -n "${H_trace:-}" ] && ! _terr=$(trace_start "$H_trace"); then
+		[ -z "$_cpid" ] || kill "$_cpid" 2>/dev/null
+		workload_failed "$_cw" "$_cout" 1 "tracer $H_trace: $_terr"
+		return
+	fi
+	# events:NS: cyclictest stops at a latency over NS (with -N its -b
+	# threshold is in ns too), so that the spike is among the last events
+	# (its --tracemark would need debugfs).
+	_cb=''
+	case ${H_trace:-} in events:*) _cb="-b ${H_trace#events:}" ;; esac
+	# shellcheck disable=SC2086 # _cb is empty or two words
+	_clog=$( (cd /tmp && exec timeout "${H_wtimeout:-600}" cyclictest "$@" $_cb -l "$_cl" -q -N) 2>&1)
 	_rc=$?
+	[ -z "${H_trace:-}" ] || trace_report "$_cw"
 	if [ -n "$_cpid" ]; then
 		# A load that ended before cyclictest proves nothing.
 		_alive=1
@@ -299,6 +311,66 @@ run_cyclictest() {
 		return
 	fi
 	echo "{\"workload\":\"$_cw\",\"ops\":$_cl,\"ns_per_op\":$_max,\"avg_ns\":$_avg}" >>"$_cout"
+}
+
+# trace_start TRACER: ftrace's tracer TRACER (a kernel of config set
+# rttrace) runs from now on, its maximum reset; 1 with the reason on
+# stdout if the kernel has no such tracer. TRACER events:NS is the nop
+# tracer with the sched, irq, timer and workqueue events; cyclictest -b NS
+# ends its run at the first latency over NS, so that the spike is among
+# the last events each CPU keeps.
+TRACEFS=/sys/kernel/tracing
+trace_start() {
+	_tt=${1%%:*}
+	[ "$_tt" != events ] || _tt=nop
+	if [ ! -e $TRACEFS/current_tracer ]; then
+		mount -t tracefs nodev $TRACEFS 2>/dev/null ||
+			{ echo "no tracefs (a kernel without ftrace?)"; return 1; }
+	fi
+	grep -qw "$_tt" $TRACEFS/available_tracers ||
+		{ echo "not in available_tracers: $(cat $TRACEFS/available_tracers)"; return 1; }
+	echo 0 >$TRACEFS/tracing_on
+	echo "$_tt" >$TRACEFS/current_tracer || { echo "cannot select it"; return 1; }
+	if [ "$_tt" = nop ]; then
+		echo >$TRACEFS/trace
+		for _e in sched/sched_switch sched/sched_wakeup sched/sched_waking \
+			irq timer/hrtimer_expire_entry timer/hrtimer_expire_exit \
+			workqueue/workqueue_execute_start workqueue/workqueue_execute_end; do
+			echo 1 >"$TRACEFS/events/$_e/enable" || { echo "no event $_e"; return 1; }
+		done
+	fi
+	echo 0 >$TRACEFS/tracing_max_latency
+	echo 1 >$TRACEFS/tracing_on
+}
+
+# trace_report NAME: stops the tracer and prints, as comments, what it
+# kept during workload NAME (under icount 1 us = 1000 guest instructions):
+# a latency tracer's longest section (its header, its first and last
+# lines, the functions it ran most); the events' last 600 lines on each
+# CPU.
+trace_report() {
+	echo 0 >$TRACEFS/tracing_on
+	if [ "$(cat $TRACEFS/current_tracer)" = nop ]; then
+		echo 0 >$TRACEFS/events/enable
+		for _c in "$TRACEFS"/per_cpu/cpu*; do
+			grep -v '^#' "$_c/trace" | tail -n 600 | sed "s/^/# trace $1 ${_c##*/}: /"
+		done
+		return
+	fi
+	echo "# trace $1: $(cat $TRACEFS/current_tracer) maximum $(cat $TRACEFS/tracing_max_latency) us"
+	grep -v '^#' $TRACEFS/trace >/tmp/trace.txt
+	grep '^#' $TRACEFS/trace | sed -n '1,20p' | sed "s/^/# trace $1: /"
+	if [ "$(wc -l </tmp/trace.txt)" -le 120 ]; then
+		sed "s/^/# trace $1: /" /tmp/trace.txt
+	else
+		sed -n '1,60p' /tmp/trace.txt | sed "s/^/# trace $1: /"
+		echo "# trace $1: ... $(($(wc -l </tmp/trace.txt) - 120)) lines ..."
+		tail -n 60 /tmp/trace.txt | sed "s/^/# trace $1: /"
+	fi
+	# The functions it ran most, a count each.
+	awk '{ for (i = 1; i < NF; i++) if ($i == ":") { print $(i + 1); break } }' /tmp/trace.txt |
+		sort | uniq -c | sort -rn | head -n 25 | sed "s/^/# trace $1: calls /"
+	echo nop >$TRACEFS/current_tracer
 }
 
 # emit_cpu: what the guest's CPU model is and which mitigations the kernel
