@@ -282,13 +282,18 @@ run_cyclictest() {
 		sleep 0.2
 	fi
 	if [ -n "${H_trace:-}" ] && ! _terr=$(trace_start "$H_trace"); then
-		[ -z "$_cpid" ] || kill "$_cpid" 2>/dev/null
+		if [ -n "$_cpid" ]; then
+			kill "$_cpid" 2>/dev/null
+			wait "$_cpid" 2>/dev/null
+		fi
 		workload_failed "$_cw" "$_cout" 1 "tracer $H_trace: $_terr"
 		return
 	fi
 	# events:NS: cyclictest stops at a latency over NS (with -N its -b
-	# threshold is in ns too), so that the spike is among the last events
-	# (its --tracemark would need debugfs).
+	# threshold is in ns too). Tracing goes on until trace_report, so
+	# the spike is among the last events only where little runs after
+	# it (no load; rt-tests' --tracemark, which would stop tracing at
+	# the spike, needs debugfs).
 	_cb=''
 	case ${H_trace:-} in events:*) _cb="-b ${H_trace#events:}" ;; esac
 	# shellcheck disable=SC2086 # _cb is empty or two words
@@ -322,12 +327,17 @@ run_cyclictest() {
 TRACEFS=/sys/kernel/tracing
 trace_start() {
 	_tt=${1%%:*}
-	[ "$_tt" != events ] || _tt=nop
+	if [ "$_tt" = events ]; then
+		case ${1#events:} in
+		'' | *[!0-9]*) echo "events:NS takes a number of ns"; return 1 ;;
+		esac
+		_tt=nop
+	fi
 	if [ ! -e $TRACEFS/current_tracer ]; then
 		mount -t tracefs nodev $TRACEFS 2>/dev/null ||
 			{ echo "no tracefs (a kernel without ftrace?)"; return 1; }
 	fi
-	grep -qw "$_tt" $TRACEFS/available_tracers ||
+	grep -qwF "$_tt" $TRACEFS/available_tracers ||
 		{ echo "not in available_tracers: $(cat $TRACEFS/available_tracers)"; return 1; }
 	echo 0 >$TRACEFS/tracing_on
 	echo "$_tt" >$TRACEFS/current_tracer || { echo "cannot select it"; return 1; }
@@ -336,7 +346,11 @@ trace_start() {
 		for _e in sched/sched_switch sched/sched_wakeup sched/sched_waking \
 			irq timer/hrtimer_expire_entry timer/hrtimer_expire_exit \
 			workqueue/workqueue_execute_start workqueue/workqueue_execute_end; do
-			echo 1 >"$TRACEFS/events/$_e/enable" || { echo "no event $_e"; return 1; }
+			echo 1 >"$TRACEFS/events/$_e/enable" || {
+				echo 0 >$TRACEFS/events/enable
+				echo "no event $_e"
+				return 1
+			}
 		done
 	fi
 	echo 0 >$TRACEFS/tracing_max_latency
@@ -368,7 +382,9 @@ trace_report() {
 		tail -n 60 /tmp/trace.txt | sed "s/^/# trace $1: /"
 	fi
 	# The functions it ran most, a count each.
-	awk '{ for (i = 1; i < NF; i++) if ($i == ":") { print $(i + 1); break } }' /tmp/trace.txt |
+	# (The delay mark of a latency trace's timestamp may take the place
+	# of the blank before its colon: "12us+:", "30us!:".)
+	awk 'match($0, /[0-9]us[^:]?: /) { $0 = substr($0, RSTART + RLENGTH); print $1 }' /tmp/trace.txt |
 		sort | uniq -c | sort -rn | head -n 25 | sed "s/^/# trace $1: calls /"
 	echo nop >$TRACEFS/current_tracer
 }

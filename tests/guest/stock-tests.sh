@@ -149,8 +149,8 @@ left() {
 #
 # The LRU folio batches of every CPU are drained too (slab-fill
 # lru-drain): a folio freed while another CPU's batch holds it stays
-# charged until that batch is drained, and a memcg's reclaim drains only
-# the local CPU's (seen on PREEMPT_RT: two such pages, every memory.stat
+# charged until that batch is drained, and the reclaim of memory.high
+# drains only the local CPU's (seen on PREEMPT_RT: two such pages, every memory.stat
 # entry 0).
 drained() {
 	i=0
