@@ -374,11 +374,12 @@ trace_report() {
 	echo "# trace $1: $(cat $TRACEFS/current_tracer) maximum $(cat $TRACEFS/tracing_max_latency) us"
 	grep -v '^#' $TRACEFS/trace >/tmp/trace.txt
 	grep '^#' $TRACEFS/trace | sed -n '1,20p' | sed "s/^/# trace $1: /"
-	if [ "$(wc -l </tmp/trace.txt)" -le 120 ]; then
+	_tn=$(wc -l </tmp/trace.txt)
+	if [ "$_tn" -le 120 ]; then
 		sed "s/^/# trace $1: /" /tmp/trace.txt
 	else
 		sed -n '1,60p' /tmp/trace.txt | sed "s/^/# trace $1: /"
-		echo "# trace $1: ... $(($(wc -l </tmp/trace.txt) - 120)) lines ..."
+		echo "# trace $1: ... $((_tn - 120)) lines ..."
 		tail -n 60 /tmp/trace.txt | sed "s/^/# trace $1: /"
 	fi
 	# The functions it ran most, a count each.
