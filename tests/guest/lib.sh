@@ -323,16 +323,22 @@ run_cyclictest() {
 # stdout if the kernel has no such tracer. TRACER events:NS is the nop
 # tracer with the sched, irq, timer and workqueue events; cyclictest -b NS
 # ends its run at the first latency over NS, so that the spike is among
-# the last events each CPU keeps.
+# the last events each CPU keeps. TRACER timerlat:US is the timerlat
+# tracer (a FIFO 95 thread a CPU, woken every 1000 us beside cyclictest)
+# with osnoise/print_stack US: each of its wakeups later than US us is
+# followed by the stack its timer interrupt found, i.e. what the task it
+# preempted was running.
 TRACEFS=/sys/kernel/tracing
 trace_start() {
 	_tt=${1%%:*}
-	if [ "$_tt" = events ]; then
-		case ${1#events:} in
-		'' | *[!0-9]*) echo "events:NS takes a number of ns"; return 1 ;;
+	case $_tt in
+	events | timerlat)
+		case ${1#"$_tt":} in
+		'' | *[!0-9]*) echo "$_tt:N takes a number"; return 1 ;;
 		esac
-		_tt=nop
-	fi
+		;;
+	esac
+	[ "$_tt" != events ] || _tt=nop
 	if [ ! -e $TRACEFS/current_tracer ]; then
 		mount -t tracefs nodev $TRACEFS 2>/dev/null ||
 			{ echo "no tracefs (a kernel without ftrace?)"; return 1; }
@@ -340,6 +346,10 @@ trace_start() {
 	grep -qwF "$_tt" $TRACEFS/available_tracers ||
 		{ echo "not in available_tracers: $(cat $TRACEFS/available_tracers)"; return 1; }
 	echo 0 >$TRACEFS/tracing_on
+	if [ "$_tt" = timerlat ]; then
+		echo "${1#timerlat:}" >$TRACEFS/osnoise/print_stack ||
+			{ echo "cannot set osnoise/print_stack"; return 1; }
+	fi
 	echo "$_tt" >$TRACEFS/current_tracer || { echo "cannot select it"; return 1; }
 	if [ "$_tt" = nop ]; then
 		echo >$TRACEFS/trace
@@ -364,6 +374,11 @@ trace_start() {
 # CPU.
 trace_report() {
 	echo 0 >$TRACEFS/tracing_on
+	if [ "$(cat $TRACEFS/current_tracer)" = timerlat ]; then
+		timerlat_report "$1"
+		echo nop >$TRACEFS/current_tracer
+		return
+	fi
 	if [ "$(cat $TRACEFS/current_tracer)" = nop ]; then
 		echo 0 >$TRACEFS/events/enable
 		for _c in "$TRACEFS"/per_cpu/cpu*; do
@@ -388,6 +403,42 @@ trace_report() {
 	awk 'match($0, /[0-9]us[^:]?: /) { $0 = substr($0, RSTART + RLENGTH); print $1 }' /tmp/trace.txt |
 		sort | uniq -c | sort -rn | head -n 25 | sed "s/^/# trace $1: calls /"
 	echo nop >$TRACEFS/current_tracer
+}
+
+# timerlat_report NAME: the timerlat tracer's thread latencies (count,
+# average, the ten highest) and, for each wakeup over print_stack, its
+# latency and the frames under the timer interrupt's entry (the preempted
+# code, innermost first), then how often each such innermost frame came.
+timerlat_report() {
+	grep -v '^#' $TRACEFS/trace >/tmp/trace.txt
+	awk -v w="$1" '
+	/context +thread timer_latency/ {
+		lat = $(NF - 1); n++; sum += lat; print lat >"/tmp/tl-thread.txt"
+		next
+	}
+	/<stack trace>/ { st = 1; f = ""; under = 0; next }
+	st && /^ *=> / {
+		fn = $2
+		if (under && nf < 8) { f = f " " fn; nf++ }
+		if (fn ~ /^asm_sysvec_/ || fn ~ /^asm_common_interrupt/) { under = 1; nf = 0 }
+		next
+	}
+	st { st = 0; stacks(); }
+	END {
+		if (st) stacks()
+		printf "# trace %s: timerlat thread latency: %d wakeups, average %d ns\n", w, n, n ? sum / n : 0
+		for (k in top) printf "# trace %s: timerlat innermost preempted frame %s: %d\n", w, k, top[k]
+	}
+	function stacks(  a) {
+		nst++
+		split(f, a, " ")
+		top[a[1] == "" ? "(none)" : a[1]]++
+		if (nst <= 60) printf "# trace %s: timerlat %s ns, preempted in:%s\n", w, lat, f
+	}' /tmp/trace.txt
+	[ ! -s /tmp/tl-thread.txt ] ||
+		sort -rn /tmp/tl-thread.txt | head -n 10 | paste -sd ' ' - |
+		sed "s/^/# trace $1: timerlat highest: /"
+	rm -f /tmp/tl-thread.txt
 }
 
 # emit_cpu: what the guest's CPU model is and which mitigations the kernel
