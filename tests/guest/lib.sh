@@ -274,12 +274,21 @@ run_cyclictest() {
 		if [ "$_cn" = 1 ] || [ "$_cload" = same ]; then
 			_ck=1 _cset=0
 		fi
+		# harness.cyc_lead: whole seconds the load runs before
+		# cyclictest starts (0: 0.2 s), and lasts longer.
+		_clead=${H_cyc_lead:-0}
+		case $_clead in
+		'' | *[!0-9]*)
+			workload_failed "$_cw" "$_cout" 1 "harness.cyc_lead=$_clead: not a number of seconds"
+			return
+			;;
+		esac
 		(echo 0 >"$_ccg/cgroup.procs" && cd /tmp &&
-			exec stress-ng --mq "$_ck" --taskset "$_cset" -t 3 \
+			exec stress-ng --mq "$_ck" --taskset "$_cset" -t $((3 + _clead)) \
 				--no-rand-seed --temp-path /tmp) >/tmp/cyclictest-load.log 2>&1 &
 		_cpid=$!
 		# Its instances running before the first wakeup.
-		sleep 0.2
+		if [ "$_clead" = 0 ]; then sleep 0.2; else sleep "$_clead"; fi
 	fi
 	if [ -n "${H_trace:-}" ] && ! _terr=$(trace_start "$H_trace"); then
 		if [ -n "$_cpid" ]; then
@@ -295,7 +304,9 @@ run_cyclictest() {
 	# it (no load; rt-tests' --tracemark, which would stop tracing at
 	# the spike, needs debugfs).
 	_cb=''
-	case ${H_trace:-} in events:*) _cb="-b ${H_trace#events:}" ;; esac
+	case ${H_trace:-} in
+	events:* | wakestack:*) _cb="-b ${H_trace#*:}" ;;
+	esac
 	# shellcheck disable=SC2086 # _cb is empty or two words
 	_clog=$( (cd /tmp && exec timeout "${H_wtimeout:-600}" cyclictest "$@" $_cb -l "$_cl" -q -N) 2>&1)
 	_rc=$?
@@ -327,18 +338,22 @@ run_cyclictest() {
 # tracer (a FIFO 95 thread a CPU, woken every 1000 us beside cyclictest)
 # with osnoise/print_stack US: each of its wakeups later than US us is
 # followed by the stack its timer interrupt found, i.e. what the task it
-# preempted was running.
+# preempted was running. TRACER wakestack:NS: cyclictest's own wakeups
+# (sched_wakeup, with the stack of the interrupt that woke it: the code
+# it preempted) and the switches to it; cyclictest -b NS ends its run at
+# the first latency over NS, whose wakeup is then the last one traced.
 TRACEFS=/sys/kernel/tracing
 trace_start() {
 	_tt=${1%%:*}
 	case $_tt in
-	events | timerlat)
+	events | timerlat | wakestack)
 		case ${1#"$_tt":} in
 		'' | *[!0-9]*) echo "$_tt:N takes a number"; return 1 ;;
 		esac
 		;;
 	esac
-	[ "$_tt" != events ] || _tt=nop
+	_tk=$_tt
+	case $_tt in events | wakestack) _tt=nop ;; esac
 	if [ ! -e $TRACEFS/current_tracer ]; then
 		mount -t tracefs nodev $TRACEFS 2>/dev/null ||
 			{ echo "no tracefs (a kernel without ftrace?)"; return 1; }
@@ -351,7 +366,16 @@ trace_start() {
 			{ echo "cannot set osnoise/print_stack"; return 1; }
 	fi
 	echo "$_tt" >$TRACEFS/current_tracer || { echo "cannot select it"; return 1; }
-	if [ "$_tt" = nop ]; then
+	if [ "$_tk" = wakestack ]; then
+		echo >$TRACEFS/trace
+		_ew=$TRACEFS/events/sched/sched_wakeup
+		{ echo 'comm == "cyclictest"' >$_ew/filter &&
+			echo 'stacktrace if comm == "cyclictest"' >$_ew/trigger &&
+			echo 'next_comm == "cyclictest"' >$TRACEFS/events/sched/sched_switch/filter &&
+			echo 1 >$_ew/enable &&
+			echo 1 >$TRACEFS/events/sched/sched_switch/enable; } ||
+			{ wakestack_off; echo "cannot set the wakeup's stacktrace trigger"; return 1; }
+	elif [ "$_tt" = nop ]; then
 		echo >$TRACEFS/trace
 		for _e in sched/sched_switch sched/sched_wakeup sched/sched_waking \
 			irq timer/hrtimer_expire_entry timer/hrtimer_expire_exit \
@@ -381,6 +405,7 @@ trace_report() {
 	fi
 	if [ "$(cat $TRACEFS/current_tracer)" = nop ]; then
 		echo 0 >$TRACEFS/events/enable
+		wakestack_off
 		for _c in "$TRACEFS"/per_cpu/cpu*; do
 			grep -v '^#' "$_c/trace" | tail -n 600 | sed "s/^/# trace $1 ${_c##*/}: /"
 		done
@@ -405,40 +430,44 @@ trace_report() {
 	echo nop >$TRACEFS/current_tracer
 }
 
+# wakestack_off: no filter or trigger left on the sched events.
+wakestack_off() {
+	echo 0 >$TRACEFS/events/sched/sched_wakeup/filter
+	echo 0 >$TRACEFS/events/sched/sched_switch/filter
+	echo '!stacktrace' >$TRACEFS/events/sched/sched_wakeup/trigger 2>/dev/null || :
+}
+
 # timerlat_report NAME: the timerlat tracer's thread latencies (count,
-# average, the ten highest) and, for each wakeup over print_stack, its
+# average) and, for the 25 latest of its wakeups over print_stack, the
 # latency and the frames under the timer interrupt's entry (the preempted
-# code, innermost first), then how often each such innermost frame came.
+# code, innermost first); then, over all such wakeups, how often each
+# innermost frame came.
 timerlat_report() {
-	grep -v '^#' $TRACEFS/trace >/tmp/trace.txt
-	awk -v w="$1" '
+	grep -v '^#' $TRACEFS/trace | awk -v w="$1" '
+	function flush() { if (st) print lat "\t" f >"/tmp/tl-stacks.txt"; st = 0 }
 	/context +thread timer_latency/ {
-		lat = $(NF - 1); n++; sum += lat; print lat >"/tmp/tl-thread.txt"
+		flush(); lat = $(NF - 1); n++; sum += lat
 		next
 	}
-	/<stack trace>/ { st = 1; f = ""; under = 0; next }
+	/<stack trace>/ { flush(); st = 1; f = ""; under = 0; next }
 	st && /^ *=> / {
 		fn = $2
 		if (under && nf < 8) { f = f " " fn; nf++ }
-		if (fn ~ /^asm_sysvec_/ || fn ~ /^asm_common_interrupt/) { under = 1; nf = 0 }
+		if (fn ~ /^asm_(sysvec_|common_interrupt)/) { under = 1; nf = 0 }
 		next
 	}
-	st { st = 0; stacks(); }
+	{ flush() }
 	END {
-		if (st) stacks()
+		flush()
 		printf "# trace %s: timerlat thread latency: %d wakeups, average %d ns\n", w, n, n ? sum / n : 0
-		for (k in top) printf "# trace %s: timerlat innermost preempted frame %s: %d\n", w, k, top[k]
-	}
-	function stacks(  a) {
-		nst++
-		split(f, a, " ")
-		top[a[1] == "" ? "(none)" : a[1]]++
-		if (nst <= 60) printf "# trace %s: timerlat %s ns, preempted in:%s\n", w, lat, f
-	}' /tmp/trace.txt
-	[ ! -s /tmp/tl-thread.txt ] ||
-		sort -rn /tmp/tl-thread.txt | head -n 10 | paste -sd ' ' - |
-		sed "s/^/# trace $1: timerlat highest: /"
-	rm -f /tmp/tl-thread.txt
+	}'
+	touch /tmp/tl-stacks.txt
+	sort -rn /tmp/tl-stacks.txt | head -n 25 |
+		sed "s/^\([0-9]*\)\t/# trace $1: timerlat \1 ns, preempted in:/"
+	cut -f 2 /tmp/tl-stacks.txt | awk '{ print $1 == "" ? "(none)" : $1 }' |
+		sort | uniq -c | sort -rn | head -n 15 |
+		sed "s/^/# trace $1: timerlat innermost preempted frame, wakeups: /"
+	rm -f /tmp/tl-stacks.txt
 }
 
 # emit_cpu: what the guest's CPU model is and which mitigations the kernel
