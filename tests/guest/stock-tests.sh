@@ -52,6 +52,15 @@ done
 # (charged_bytes).
 remainder=$(((nodes * ncpu - 1) * PAGE))
 strict=$(((nodes - 1) * PAGE))
+# The baseline of a parent whose children are gone, once the sheaves are
+# flushed and the stocks drained (cgroups_1000): strict on 7.x, whose
+# drains are meant to leave an objcg under a page (the fix above; the
+# 7.2 base fails it); the remainder on the 6.x backports, where each
+# drain adds its sub-page part to nr_charged_bytes (objcg-stock.md).
+case $(uname -r) in
+[0-6].*) baseline=$remainder ;;
+*) baseline=$strict ;;
+esac
 n=0
 fails=0
 # What a kernel report starts with (kasan_kept): a WARN, a BUG (KASAN's
@@ -804,8 +813,8 @@ test_kasan_kept() {
 # cgroups_1000: 1000 cgroups made, used and deleted are all released and
 # leave nothing charged but the remainder; once the sheaves are flushed
 # (the objects kept charged to the removed children go) and the stocks
-# drained, the parent is back to its baseline: at most $strict bytes, the
-# sub-page pre-charges of its own objcgs (the debug kernel's kmemleak
+# drained, the parent is back to its baseline: at most $baseline bytes,
+# the sub-page pre-charges of its own objcgs (the debug kernel's kmemleak
 # scan follows)
 test_cgroups_1000() {
 	p=$(parent stk-many) || { result fail cgroups_1000 "no cgroup"; return; }
@@ -842,12 +851,12 @@ test_cgroups_1000() {
 		fi
 		flush_sheaves
 		drain_once "$p"
-		if drained "$p" $strict; then
-			echo "# flushed and drained: parent keeps $(cat "$p/memory.current") bytes (at most $strict may)"
+		if drained "$p" $baseline; then
+			echo "# flushed and drained: parent keeps $(cat "$p/memory.current") bytes (at most $baseline may)"
 			result ok cgroups_1000
 		else
 			charge_report "$p"
-			result fail cgroups_1000 "sheaves flushed: $(left "$p" $strict)"
+			result fail cgroups_1000 "sheaves flushed: $(left "$p" $baseline)"
 		fi
 	fi
 	rmdir "$p"
