@@ -438,11 +438,12 @@ wakestack_off() {
 }
 
 # timerlat_report NAME: the timerlat tracer's thread latencies (count,
-# average) and, for the 25 latest of its wakeups over print_stack, the
+# average) and, for the 25 longest of its wakeups over print_stack, the
 # latency and the frames under the timer interrupt's entry (the preempted
 # code, innermost first); then, over all such wakeups, how often each
 # innermost frame came.
 timerlat_report() {
+	rm -f /tmp/tl-stacks.txt
 	grep -v '^#' $TRACEFS/trace | awk -v w="$1" '
 	function flush() { if (st) print lat "\t" f >"/tmp/tl-stacks.txt"; st = 0 }
 	/context +thread timer_latency/ {
