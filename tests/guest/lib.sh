@@ -369,12 +369,18 @@ trace_start() {
 	if [ "$_tk" = wakestack ]; then
 		echo >$TRACEFS/trace
 		_ew=$TRACEFS/events/sched/sched_wakeup
-		{ echo 'comm == "cyclictest"' >$_ew/filter &&
-			echo 'stacktrace if comm == "cyclictest"' >$_ew/trigger &&
-			echo 'next_comm == "cyclictest"' >$TRACEFS/events/sched/sched_switch/filter &&
+		# Its measuring threads only (SCHED_FIFO: prio under 100),
+		# not its main thread.
+		{ echo 'comm == "cyclictest" && prio < 100' >$_ew/filter &&
+			echo 'stacktrace if comm == "cyclictest" && prio < 100' >$_ew/trigger &&
+			echo 'next_comm == "cyclictest" && next_prio < 100' >$TRACEFS/events/sched/sched_switch/filter &&
 			echo 1 >$_ew/enable &&
-			echo 1 >$TRACEFS/events/sched/sched_switch/enable; } ||
-			{ wakestack_off; echo "cannot set the wakeup's stacktrace trigger"; return 1; }
+			echo 1 >$TRACEFS/events/sched/sched_switch/enable; } || {
+			echo 0 >$TRACEFS/events/enable
+			wakestack_off
+			echo "cannot set the wakeup's stacktrace trigger"
+			return 1
+		}
 	elif [ "$_tt" = nop ]; then
 		echo >$TRACEFS/trace
 		for _e in sched/sched_switch sched/sched_wakeup sched/sched_waking \
@@ -401,6 +407,7 @@ trace_report() {
 	if [ "$(cat $TRACEFS/current_tracer)" = timerlat ]; then
 		timerlat_report "$1"
 		echo nop >$TRACEFS/current_tracer
+		echo 0 >$TRACEFS/osnoise/print_stack
 		return
 	fi
 	if [ "$(cat $TRACEFS/current_tracer)" = nop ]; then
@@ -445,16 +452,18 @@ wakestack_off() {
 timerlat_report() {
 	rm -f /tmp/tl-stacks.txt
 	grep -v '^#' $TRACEFS/trace | awk -v w="$1" '
-	function flush() { if (st) print lat "\t" f >"/tmp/tl-stacks.txt"; st = 0 }
+	# Latencies keyed by CPU: a stack follows the thread line of its CPU.
+	function flush() { if (st) print lat[c] "\t" f >"/tmp/tl-stacks.txt"; st = 0 }
+	function cpu() { return match($0, /\[[0-9]+\]/) ? substr($0, RSTART, RLENGTH) : "" }
 	/context +thread timer_latency/ {
-		flush(); lat = $(NF - 1); n++; sum += lat
+		flush(); lat[cpu()] = $(NF - 1); n++; sum += $(NF - 1)
 		next
 	}
-	/<stack trace>/ { flush(); st = 1; f = ""; under = 0; next }
+	/<stack trace>/ { flush(); c = cpu(); st = 1; f = ""; under = 0; next }
 	st && /^ *=> / {
 		fn = $2
 		if (under && nf < 8) { f = f " " fn; nf++ }
-		if (fn ~ /^asm_(sysvec_|common_interrupt)/) { under = 1; nf = 0 }
+		if (!under && fn ~ /^asm_(sysvec_|common_interrupt)/) { under = 1; nf = 0 }
 		next
 	}
 	{ flush() }
