@@ -404,13 +404,14 @@ trace_start() {
 # CPU.
 trace_report() {
 	echo 0 >$TRACEFS/tracing_on
-	if [ "$(cat $TRACEFS/current_tracer)" = timerlat ]; then
+	_tc=$(cat $TRACEFS/current_tracer)
+	if [ "$_tc" = timerlat ]; then
 		timerlat_report "$1"
 		echo nop >$TRACEFS/current_tracer
 		echo 0 >$TRACEFS/osnoise/print_stack
 		return
 	fi
-	if [ "$(cat $TRACEFS/current_tracer)" = nop ]; then
+	if [ "$_tc" = nop ]; then
 		echo 0 >$TRACEFS/events/enable
 		wakestack_off
 		for _c in "$TRACEFS"/per_cpu/cpu*; do
@@ -418,7 +419,7 @@ trace_report() {
 		done
 		return
 	fi
-	echo "# trace $1: $(cat $TRACEFS/current_tracer) maximum $(cat $TRACEFS/tracing_max_latency) us"
+	echo "# trace $1: $_tc maximum $(cat $TRACEFS/tracing_max_latency) us"
 	grep -v '^#' $TRACEFS/trace >/tmp/trace.txt
 	grep '^#' $TRACEFS/trace | sed -n '1,20p' | sed "s/^/# trace $1: /"
 	_tn=$(wc -l </tmp/trace.txt)
